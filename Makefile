@@ -1,0 +1,67 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# make                 modules for KVER (default: newest installed headers)
+#                      and the iptables plugins
+# make install         modules to /lib/modules/$(KVER)/extra, plugins to
+#                      xtables' plugin dir
+# make check           host tests, then VM tests on every supported kernel
+# make demo            nmap before and after DELUDE, in a VM
+# make bench           scan-time ratios, in a VM
+
+KVER ?= $(shell ls -d /lib/modules/*/build 2>/dev/null | \
+	  sed 's|/lib/modules/||; s|/build||' | sort -V | tail -n 1)
+KDIR ?= /lib/modules/$(KVER)/build
+BUILD := $(CURDIR)/build/$(KVER)
+
+PKG_CONFIG ?= pkg-config
+XTLIBDIR ?= $(shell $(PKG_CONFIG) --variable=xtlibdir xtables)
+CFLAGS ?= -O2 -g
+PLUGIN_CFLAGS := $(CFLAGS) -Wall -Wextra -Werror -fPIC -Iinclude \
+		 $(shell $(PKG_CONFIG) --cflags xtables)
+PLUGIN_LDFLAGS := $(LDFLAGS) -shared
+PLUGINS := $(patsubst %.c,%.so,$(wildcard extensions/libxt_*.c))
+KSRC := Kbuild $(wildcard kernel/*.[ch] include/linux/netfilter/*.h)
+
+all: modules plugins
+
+modules: $(KSRC)
+	@test -n "$(KVER)" -a -d "$(KDIR)" || \
+		{ echo "no kernel headers (KVER=$(KVER)); run tests/install-deps"; exit 1; }
+	@mkdir -p $(BUILD)
+	@cp -au Kbuild kernel include $(BUILD)/
+	$(MAKE) -C $(KDIR) M=$(BUILD) W=1 modules
+
+modules_install: modules
+	$(MAKE) -C $(KDIR) M=$(BUILD) INSTALL_MOD_DIR=extra modules_install
+	depmod -a $(KVER)
+
+plugins: $(PLUGINS)
+
+extensions/libxt_%.so: extensions/libxt_%.c $(wildcard include/linux/netfilter/*.h)
+	$(CC) $(PLUGIN_CFLAGS) $(PLUGIN_LDFLAGS) -o $@ $<
+
+install: modules_install plugins
+	install -d $(DESTDIR)$(XTLIBDIR)
+	install -m 0644 $(PLUGINS) $(DESTDIR)$(XTLIBDIR)/
+
+# Static checks: checkpatch (from linux-source) and sparse.
+lint: plugins
+	$(MAKE) -C $(KDIR) M=$(BUILD) C=2 modules
+	tests/checkpatch
+
+deps:
+	tests/install-deps
+
+check: deps
+	tests/check
+
+demo: deps
+	tests/demo
+
+bench: deps
+	tests/bench
+
+clean:
+	rm -rf build extensions/*.so
+
+.PHONY: all modules modules_install plugins install lint deps check demo bench clean

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+#ifndef _XT_CHAOS_H
+#define _XT_CHAOS_H
+
+#include <linux/types.h>
+
+enum xt_chaos_variant {
+	XT_CHAOS_NORMAL = 0,	/* reject or drop */
+	XT_CHAOS_DELUDE,	/* also answer some SYNs as DELUDE */
+	XT_CHAOS_TARPIT,	/* also answer some SYNs as TARPIT */
+	__XT_CHAOS_MAX,
+};
+
+/* Probabilities are in parts per million. */
+#define XT_CHAOS_PROB_ONE	1000000U
+
+#define XT_CHAOS_REJECT_PROB	 10000U	/* 1% */
+#define XT_CHAOS_DELUDE_PROB	100000U	/* 10% of SYN probes */
+#define XT_CHAOS_RATE		   120U	/* negative answers per minute */
+#define XT_CHAOS_BURST		     2U
+
+struct xt_chaos_tginfo {
+	__u8 variant;
+	__u32 reject_prob;	/* ppm: answer with RST or ICMP */
+	__u32 delude_prob;	/* ppm: SYN probes handed to DELUDE/TARPIT */
+	__u32 rate;		/* negative answers per minute */
+	__u32 burst;		/* token bucket depth */
+
+	/* Used internally by the kernel */
+	void *priv __attribute__((aligned(8)));
+};
+
+#endif /* _XT_CHAOS_H */

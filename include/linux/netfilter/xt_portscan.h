@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+#ifndef _XT_PORTSCAN_H
+#define _XT_PORTSCAN_H
+
+#include <linux/types.h>
+
+/* Scan classes, as flags in xt_portscan_mtinfo.match. */
+enum {
+	XT_PORTSCAN_STEALTH = 1 << 0,	/* non-SYN probe outside a connection */
+	XT_PORTSCAN_SYN     = 1 << 1,	/* SYN, our SYN/ACK, then RST */
+	XT_PORTSCAN_CONNECT = 1 << 2,	/* handshake, close without data */
+	XT_PORTSCAN_GRAB    = 1 << 3,	/* we sent data, peer left silent */
+	XT_PORTSCAN_ALL     = (1 << 4) - 1,
+};
+
+/* Default connmark bits that hold the per-flow state. */
+#define XT_PORTSCAN_MARK_MASK	0xf8000000U
+/* Number of contiguous connmark bits the state needs. */
+#define XT_PORTSCAN_STATE_BITS	5
+
+struct xt_portscan_mtinfo {
+	__u32 mark_mask;
+	__u8 match;
+};
+
+#endif /* _XT_PORTSCAN_H */

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _NF_CHAOS_REPLY_H
+#define _NF_CHAOS_REPLY_H
+
+#include <linux/skbuff.h>
+#include <net/net_namespace.h>
+
+/* How to answer a TCP segment on the host's behalf. */
+enum nf_chaos_answer {
+	NF_CHAOS_DELUDE,	/* SYN -> SYN/ACK, anything else -> RST */
+	NF_CHAOS_TARPIT,	/* handshake, then zero window; no state */
+	NF_CHAOS_HONEYPOT,	/* handshake, open window, ACK payload */
+	NF_CHAOS_RESET,		/* RST, as a closed port */
+};
+
+/*
+ * Forge the answer to @oldskb (IPv4 or IPv6 by @family) and send it.
+ * Returns true if a segment was sent; nothing is sent for RSTs, fragments,
+ * broadcast/multicast/local sources or malformed headers. The caller
+ * drops @oldskb.
+ */
+bool nf_chaos_tcp_answer(struct net *net, struct sk_buff *oldskb,
+			 unsigned int hook, u8 family,
+			 enum nf_chaos_answer answer);
+
+#endif /* _NF_CHAOS_REPLY_H */

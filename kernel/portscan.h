@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef _PORTSCAN_H
+#define _PORTSCAN_H
+
+#include <linux/skbuff.h>
+#include <linux/netfilter/xt_portscan.h>
+
+/* Kernel-only class: a SYN that opens a new flow (a possible SYN probe). */
+#define PORTSCAN_OPENING_SYN	(1 << 7)
+
+/*
+ * Classify the TCP segment @skb whose TCP header starts at @thoff.
+ * Returns XT_PORTSCAN_* flags plus PORTSCAN_OPENING_SYN. With
+ * @mark_mask 0 only the stateless classes (stealth, opening SYN) are
+ * computed.
+ */
+unsigned int portscan_classify(struct net *net, const struct sk_buff *skb,
+			       unsigned int thoff, u8 family, u32 mark_mask);
+
+#endif /* _PORTSCAN_H */
