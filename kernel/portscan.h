@@ -2,11 +2,12 @@
 #ifndef _PORTSCAN_H
 #define _PORTSCAN_H
 
+#include <linux/bits.h>
 #include <linux/skbuff.h>
 #include <linux/netfilter/xt_portscan.h>
 
 /* Kernel-only class: a SYN that opens a new flow (a possible SYN probe). */
-#define PORTSCAN_OPENING_SYN	(1 << 7)
+#define PORTSCAN_OPENING_SYN	BIT(7)
 
 /*
  * Classify the TCP segment @skb whose TCP header starts at @thoff.
