@@ -16,7 +16,7 @@ BUILD := $(CURDIR)/build/$(KVER)
 PKG_CONFIG ?= pkg-config
 XTLIBDIR ?= $(shell $(PKG_CONFIG) --variable=xtlibdir xtables)
 CFLAGS ?= -O2 -g
-PLUGIN_CFLAGS := $(CFLAGS) -Wall -Wextra -Werror -fPIC -Iinclude \
+PLUGIN_CFLAGS = $(CFLAGS) -Wall -Wextra -Werror -fPIC -Iinclude \
 		 $(shell $(PKG_CONFIG) --cflags xtables)
 PLUGIN_LDFLAGS := $(LDFLAGS) -shared
 PLUGINS := $(patsubst %.c,%.so,$(wildcard extensions/libxt_*.c))
