@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0
+/* iptables target "TARPIT": hold, take in, or reset TCP connections. */
+#include <stdio.h>
+#include <xtables.h>
+#include <linux/netfilter/xt_TARPIT.h>
+
+/* Option ids are the modes. */
+enum {
+	O_TARPIT   = XT_TARPIT_TARPIT,
+	O_HONEYPOT = XT_TARPIT_HONEYPOT,
+	O_RESET    = XT_TARPIT_RESET,
+	F_TARPIT   = 1 << O_TARPIT,
+	F_HONEYPOT = 1 << O_HONEYPOT,
+	F_RESET    = 1 << O_RESET,
+};
+
+/* Indexed by mode. */
+static const char *const tarpit_modes[] = {
+	[XT_TARPIT_TARPIT]   = "tarpit",
+	[XT_TARPIT_HONEYPOT] = "honeypot",
+	[XT_TARPIT_RESET]    = "reset",
+};
+
+static void tarpit_tg_help(void)
+{
+	printf(
+"TARPIT target options (one mode per rule; TCP only, INPUT and FORWARD):\n"
+"  --tarpit      complete the handshake with a zero window and keep the\n"
+"                peer waiting; no state is kept (default)\n"
+"  --honeypot    complete the handshake with an open window so the peer\n"
+"                sends its payload; we never send data\n"
+"  --reset       answer with a RST, as a closed port would\n"
+"The packet itself is dropped. With conntrack, every tarpitted connection\n"
+"holds a conntrack entry: exempt the port in the raw table with\n"
+"\"-j CT --notrack\" (see the man page).\n");
+}
+
+static const struct xt_option_entry tarpit_tg_opts[] = {
+	{ .name = "tarpit", .id = O_TARPIT, .type = XTTYPE_NONE,
+	  .excl = F_HONEYPOT | F_RESET },
+	{ .name = "honeypot", .id = O_HONEYPOT, .type = XTTYPE_NONE,
+	  .excl = F_TARPIT | F_RESET },
+	{ .name = "reset", .id = O_RESET, .type = XTTYPE_NONE,
+	  .excl = F_TARPIT | F_HONEYPOT },
+	XTOPT_TABLEEND,
+};
+
+static void tarpit_tg_parse(struct xt_option_call *cb)
+{
+	struct xt_tarpit_tginfo *info = cb->data;
+
+	xtables_option_parse(cb);
+	info->mode = cb->entry->id;
+}
+
+static void tarpit_tg_print(const void *ip __attribute__((unused)),
+			    const struct xt_entry_target *t,
+			    int numeric __attribute__((unused)))
+{
+	const struct xt_tarpit_tginfo *info = (const void *)t->data;
+
+	if (info->mode < __XT_TARPIT_MAX)
+		printf(" mode %s", tarpit_modes[info->mode]);
+}
+
+static void tarpit_tg_save(const void *ip __attribute__((unused)),
+			   const struct xt_entry_target *t)
+{
+	const struct xt_tarpit_tginfo *info = (const void *)t->data;
+
+	/* Default mode is implied; an unknown mode cannot be saved sensibly. */
+	if (info->mode != XT_TARPIT_TARPIT && info->mode < __XT_TARPIT_MAX)
+		printf(" --%s", tarpit_modes[info->mode]);
+}
+
+static struct xtables_target tarpit_tg_reg = {
+	.version       = XTABLES_VERSION,
+	.name          = "TARPIT",
+	.revision      = 0,
+	.family        = NFPROTO_UNSPEC,
+	.size          = XT_ALIGN(sizeof(struct xt_tarpit_tginfo)),
+	.userspacesize = XT_ALIGN(sizeof(struct xt_tarpit_tginfo)),
+	.help          = tarpit_tg_help,
+	.x6_parse      = tarpit_tg_parse,
+	.print         = tarpit_tg_print,
+	.save          = tarpit_tg_save,
+	.x6_options    = tarpit_tg_opts,
+};
+
+/* A constructor: the Makefile builds plugins without iptables' _INIT trick. */
+static void __attribute__((constructor)) tarpit_tg_ldr(void)
+{
+	xtables_register_target(&tarpit_tg_reg);
+}

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0
+/* iptables match "portscan": flags flows that behave like nmap probes. */
+#include <stdio.h>
+#include <stdint.h>
+#include <strings.h>
+#include <xtables.h>
+#include <linux/netfilter/xt_portscan.h>
+
+enum {
+	O_STEALTH = 0,
+	O_SYNSCAN,
+	O_CNSCAN,
+	O_GRSCAN,
+	O_MARK_MASK,
+};
+
+/* Indexed by option id: option name, print name and flag of each class. */
+static const struct {
+	const char *opt, *name;
+	uint8_t flag;
+} portscan_classes[] = {
+	{ "stealth", "STEALTH", XT_PORTSCAN_STEALTH },
+	{ "synscan", "SYNSCAN", XT_PORTSCAN_SYN },
+	{ "cnscan",  "CNSCAN",  XT_PORTSCAN_CONNECT },
+	{ "grscan",  "GRSCAN",  XT_PORTSCAN_GRAB },
+};
+
+static void portscan_mt_help(void)
+{
+	printf(
+"portscan match options (at least one class; a packet matches if its flow\n"
+"is in any of the given classes):\n"
+"  --stealth             non-SYN TCP packet outside any connection (nmap\n"
+"                        -sF -sN -sX -sA -sW -sM, odd flag combinations)\n"
+"  --synscan             SYN, our SYN/ACK, then RST from the peer (-sS)\n"
+"  --cnscan              handshake, then the peer closes without sending\n"
+"                        data (-sT, FIN-connect)\n"
+"  --grscan              handshake, we sent data, the peer left without\n"
+"                        sending any (banner grabbing)\n"
+"  --mark-mask mask      connmark bits that hold the per-flow state; needs\n"
+"                        %u contiguous bits from its lowest set bit\n"
+"                        (default 0x%08x); use the same mask in every\n"
+"                        portscan rule of a network namespace\n"
+"Not invertible: \"not a scan\" would match all normal traffic; put\n"
+"ACCEPT or RETURN rules first instead.\n",
+	       XT_PORTSCAN_STATE_BITS, XT_PORTSCAN_MARK_MASK);
+}
+
+#define s struct xt_portscan_mtinfo
+static const struct xt_option_entry portscan_mt_opts[] = {
+	{ .name = "stealth", .id = O_STEALTH, .type = XTTYPE_NONE },
+	{ .name = "synscan", .id = O_SYNSCAN, .type = XTTYPE_NONE },
+	{ .name = "cnscan",  .id = O_CNSCAN,  .type = XTTYPE_NONE },
+	{ .name = "grscan",  .id = O_GRSCAN,  .type = XTTYPE_NONE },
+	{ .name = "mark-mask", .id = O_MARK_MASK, .type = XTTYPE_UINT32,
+	  .flags = XTOPT_PUT, XTOPT_POINTER(s, mark_mask) },
+	XTOPT_TABLEEND,
+};
+#undef s
+
+static void portscan_mt_init(struct xt_entry_match *m)
+{
+	struct xt_portscan_mtinfo *info = (void *)m->data;
+
+	info->mark_mask = XT_PORTSCAN_MARK_MASK;
+}
+
+/* The state needs XT_PORTSCAN_STATE_BITS bits upwards of the lowest set bit. */
+static int portscan_mask_ok(uint32_t mask)
+{
+	uint64_t need;
+
+	if (mask == 0)
+		return 0;
+	need = (uint64_t)((1U << XT_PORTSCAN_STATE_BITS) - 1) << (ffs(mask) - 1);
+	return (need & mask) == need;
+}
+
+static void portscan_mt_parse(struct xt_option_call *cb)
+{
+	struct xt_portscan_mtinfo *info = cb->data;
+
+	xtables_option_parse(cb);
+	if (cb->entry->id == O_MARK_MASK) {
+		if (!portscan_mask_ok(info->mark_mask))
+			xtables_error(PARAMETER_PROBLEM,
+				      "portscan: --mark-mask 0x%x must contain %u contiguous bits starting at its lowest set bit",
+				      info->mark_mask, XT_PORTSCAN_STATE_BITS);
+		return;
+	}
+	info->match |= portscan_classes[cb->entry->id].flag;
+}
+
+static void portscan_mt_check(struct xt_fcheck_call *cb)
+{
+	const struct xt_portscan_mtinfo *info = cb->data;
+
+	if (info->match == 0)
+		xtables_error(PARAMETER_PROBLEM,
+			      "portscan: give at least one of --stealth, --synscan, --cnscan, --grscan");
+}
+
+static void portscan_mt_print(const void *ip __attribute__((unused)),
+			      const struct xt_entry_match *m,
+			      int numeric __attribute__((unused)))
+{
+	const struct xt_portscan_mtinfo *info = (const void *)m->data;
+	unsigned int i;
+
+	printf(" portscan");
+	for (i = 0; i < sizeof(portscan_classes) / sizeof(*portscan_classes); ++i)
+		if (info->match & portscan_classes[i].flag)
+			printf(" %s", portscan_classes[i].name);
+	if (info->mark_mask != XT_PORTSCAN_MARK_MASK)
+		printf(" mark-mask 0x%x", info->mark_mask);
+}
+
+static void portscan_mt_save(const void *ip __attribute__((unused)),
+			     const struct xt_entry_match *m)
+{
+	const struct xt_portscan_mtinfo *info = (const void *)m->data;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(portscan_classes) / sizeof(*portscan_classes); ++i)
+		if (info->match & portscan_classes[i].flag)
+			printf(" --%s", portscan_classes[i].opt);
+	if (info->mark_mask != XT_PORTSCAN_MARK_MASK)
+		printf(" --mark-mask 0x%x", info->mark_mask);
+}
+
+static struct xtables_match portscan_mt_reg = {
+	.version       = XTABLES_VERSION,
+	.name          = "portscan",
+	.revision      = 0,
+	.family        = NFPROTO_UNSPEC,
+	.size          = XT_ALIGN(sizeof(struct xt_portscan_mtinfo)),
+	.userspacesize = XT_ALIGN(sizeof(struct xt_portscan_mtinfo)),
+	.help          = portscan_mt_help,
+	.init          = portscan_mt_init,
+	.x6_parse      = portscan_mt_parse,
+	.x6_fcheck     = portscan_mt_check,
+	.print         = portscan_mt_print,
+	.save          = portscan_mt_save,
+	.x6_options    = portscan_mt_opts,
+};
+
+/* A constructor: the Makefile builds plugins without iptables' _INIT trick. */
+static void __attribute__((constructor)) portscan_mt_ldr(void)
+{
+	xtables_register_match(&portscan_mt_reg);
+}
