@@ -1,0 +1,38 @@
+# FAIL lines are refused by the plugin itself; kernel refusals (OUTPUT,
+# non-TCP) are checked by tests/net/plugin_roundtrip.sh.
+:INPUT,FORWARD
+-j CHAOS;=;OK
+-p tcp -j CHAOS;=;OK
+-p udp -j CHAOS;=;OK
+-j CHAOS --delude;=;OK
+-j CHAOS --tarpit;=;OK
+-j CHAOS --delude --reject-prob 0.05 --rate 5/sec --burst 3;=;OK
+-j CHAOS --reject-prob 0.01 --rate 2/sec --burst 2;-j CHAOS;OK
+-j CHAOS --reject-prob 0.123456;=;OK
+-j CHAOS --reject-prob 0;=;OK
+-j CHAOS --reject-prob 1;=;OK
+-j CHAOS --reject-prob 1.000000;-j CHAOS --reject-prob 1;OK
+-j CHAOS --reject-prob .25;-j CHAOS --reject-prob 0.25;OK
+-j CHAOS --tarpit --delude-prob 0.5;=;OK
+-j CHAOS --delude --delude-prob 0.1;-j CHAOS --delude;OK
+-j CHAOS --delude --delude-prob 0.000001;=;OK
+-j CHAOS --rate 5;-j CHAOS --rate 5/sec;OK
+-j CHAOS --rate 90/minute;-j CHAOS --rate 90/min;OK
+-j CHAOS --rate 120/min;-j CHAOS;OK
+-j CHAOS --rate 7/min;=;OK
+-j CHAOS --rate 1/m;-j CHAOS --rate 1/min;OK
+-j CHAOS --burst 1;=;OK
+-j CHAOS --burst 10000;=;OK
+-j CHAOS --delude --tarpit;;FAIL
+-j CHAOS --delude-prob 0.5;;FAIL
+-j CHAOS --reject-prob 1.5;;FAIL
+-j CHAOS --reject-prob 0.0000001;;FAIL
+-j CHAOS --reject-prob -0.1;;FAIL
+-j CHAOS --reject-prob 1e-2;;FAIL
+-j CHAOS --reject-prob abc;;FAIL
+-j CHAOS --rate 0;;FAIL
+-j CHAOS --rate 5/hour;;FAIL
+-j CHAOS --rate 71582789/sec;;FAIL
+-j CHAOS --burst 0;;FAIL
+-j CHAOS --burst 10001;;FAIL
+-j CHAOS --burst 2 --burst 3;;FAIL

@@ -1,0 +1,23 @@
+# FAIL lines are refused by the plugin itself; kernel refusals (OUTPUT,
+# non-TCP) are checked by tests/net/plugin_roundtrip.sh.
+:INPUT,FORWARD
+-p tcp -m portscan --stealth;=;OK
+-p tcp -m portscan --synscan;=;OK
+-p tcp -m portscan --cnscan;=;OK
+-p tcp -m portscan --grscan;=;OK
+-p tcp -m portscan --stealth --synscan --cnscan --grscan;=;OK
+-p tcp -m portscan --grscan --synscan;-p tcp -m portscan --synscan --grscan;OK
+-p tcp -m portscan --synscan --mark-mask 0xf8000000;-p tcp -m portscan --synscan;OK
+-p tcp -m portscan --synscan --mark-mask 0x1f;=;OK
+-p tcp -m portscan --cnscan --mark-mask 0x3e0;=;OK
+-p tcp -m portscan --grscan --mark-mask 0xff00;=;OK
+-p tcp -m portscan --stealth --mark-mask 31;-p tcp -m portscan --stealth --mark-mask 0x1f;OK
+-p tcp -m portscan --synscan -j DROP;=;OK
+-p tcp -m portscan;;FAIL
+-p tcp -m portscan --mark-mask 0x1f;;FAIL
+-p tcp -m portscan --synscan --mark-mask 0;;FAIL
+-p tcp -m portscan --synscan --mark-mask 0xf0000000;;FAIL
+-p tcp -m portscan --synscan --mark-mask 0x17;;FAIL
+-p tcp -m portscan --synscan --mark-mask 0x100000000;;FAIL
+-p tcp -m portscan ! --synscan;;FAIL
+-p tcp -m portscan --synscan --synscan;;FAIL
