@@ -1,0 +1,52 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The man fragments document every option the plugins offer and render
+# without groff warnings; doc/chaostables.8 is built from the current ones.
+set -e
+source "$(dirname "$0")/plugins.inc"
+
+command -v groff >/dev/null || skip "groff not installed"
+
+# render FILE...: groff's warnings, if any
+render() { cat "$@" | groff -man -ww -z -Tutf8 2>&1; }
+
+ipt=${IPTS%% *}
+ipt=${ipt:-iptables}
+for ext in "-m portscan" "-j DELUDE" "-j TARPIT" "-j CHAOS"; do
+	name=${ext#-? }
+	man=$TOP/extensions/libxt_$name.man
+	if [ ! -f "$man" ]; then
+		fail "$name man page (expected $man, got none)"
+		continue
+	fi
+	warn=$(render <(echo '.TH T 8') "$man")
+	if [ -n "$warn" ]; then
+		fail "libxt_$name.man renders (expected no warnings, got \"$warn\")"
+	else
+		pass "libxt_$name.man renders"
+	fi
+	missing=
+	# shellcheck disable=SC2086
+	for opt in $($ipt $ext -h 2>/dev/null | sed -n "/^$name /,\$p" |
+		     sed -n 's/^  \(--[a-z-]*\).*/\1/p'); do
+		grep -qF -- "\\fB${opt//-/\\-}\\fP" "$man" || missing="$missing $opt"
+	done
+	if [ -n "$missing" ]; then
+		fail "libxt_$name.man documents every option (missing$missing)"
+	else
+		pass "libxt_$name.man documents every option"
+	fi
+done
+
+if bash "$TOP/doc/mkman" | cmp -s - "$TOP/doc/chaostables.8"; then
+	pass "doc/chaostables.8 is up to date"
+else
+	fail "doc/chaostables.8 is up to date (expected doc/mkman output, got a stale file)"
+fi
+warn=$(render "$TOP/doc/chaostables.8")
+if [ -n "$warn" ]; then
+	fail "doc/chaostables.8 renders (expected no warnings, got \"$warn\")"
+else
+	pass "doc/chaostables.8 renders"
+fi
+finish
