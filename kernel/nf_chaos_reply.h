@@ -15,9 +15,10 @@ enum nf_chaos_answer {
 
 /*
  * Forge the answer to @oldskb (IPv4 or IPv6 by @family) and send it.
+ * @oldskb must be routed: @hook is NF_INET_LOCAL_IN or NF_INET_FORWARD.
  * Returns true if a segment was sent; nothing is sent for RSTs, fragments,
- * broadcast/multicast/local sources or malformed headers. The caller
- * drops @oldskb.
+ * broadcast/multicast/local sources or malformed headers. The reply is
+ * untracked by conntrack. The caller drops @oldskb.
  */
 bool nf_chaos_tcp_answer(struct net *net, struct sk_buff *oldskb,
 			 unsigned int hook, u8 family,

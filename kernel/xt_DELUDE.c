@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * DELUDE target: answer a TCP SYN with a SYN/ACK and anything else with a
+ * RST, so half-open scans see the port open while nothing is held.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/skbuff.h>
+#include <linux/netfilter/x_tables.h>
+#include "nf_chaos_reply.h"
+
+static unsigned int DELUDE_tg(struct sk_buff *skb,
+			      const struct xt_action_param *par)
+{
+	nf_chaos_tcp_answer(xt_net(par), skb, xt_hooknum(par), xt_family(par),
+			    NF_CHAOS_DELUDE);
+	return NF_DROP;
+}
+
+/* x_tables itself refuses other hooks and rules without "-p tcp". */
+static struct xt_target DELUDE_tg_reg[] __read_mostly = {
+	{
+		.name		= "DELUDE",
+		.family		= NFPROTO_IPV4,
+		.target		= DELUDE_tg,
+		.proto		= IPPROTO_TCP,
+		.hooks		= (1 << NF_INET_LOCAL_IN) |
+				  (1 << NF_INET_FORWARD),
+		.me		= THIS_MODULE,
+	},
+	{
+		.name		= "DELUDE",
+		.family		= NFPROTO_IPV6,
+		.target		= DELUDE_tg,
+		.proto		= IPPROTO_TCP,
+		.hooks		= (1 << NF_INET_LOCAL_IN) |
+				  (1 << NF_INET_FORWARD),
+		.me		= THIS_MODULE,
+	},
+};
+
+static int __init DELUDE_tg_init(void)
+{
+	return xt_register_targets(DELUDE_tg_reg, ARRAY_SIZE(DELUDE_tg_reg));
+}
+
+static void __exit DELUDE_tg_exit(void)
+{
+	xt_unregister_targets(DELUDE_tg_reg, ARRAY_SIZE(DELUDE_tg_reg));
+}
+
+module_init(DELUDE_tg_init);
+module_exit(DELUDE_tg_exit);
+MODULE_LICENSE("GPL");
+MODULE_AUTHOR("chaostables developers");
+MODULE_DESCRIPTION("Xtables: make closed TCP ports look open to SYN scans");
+MODULE_ALIAS("ipt_DELUDE");
+MODULE_ALIAS("ip6t_DELUDE");

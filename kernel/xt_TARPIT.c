@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * TARPIT target: hold TCP connections with a zero window, take in their
+ * payload (honeypot), or reset them, without keeping any state.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/module.h>
+#include <linux/skbuff.h>
+#include <linux/netfilter/x_tables.h>
+#include <linux/netfilter/xt_TARPIT.h>
+#include "nf_chaos_reply.h"
+
+static const enum nf_chaos_answer tarpit_answers[] = {
+	[XT_TARPIT_TARPIT]	= NF_CHAOS_TARPIT,
+	[XT_TARPIT_HONEYPOT]	= NF_CHAOS_HONEYPOT,
+	[XT_TARPIT_RESET]	= NF_CHAOS_RESET,
+};
+
+static unsigned int TARPIT_tg(struct sk_buff *skb,
+			      const struct xt_action_param *par)
+{
+	const struct xt_tarpit_tginfo *info = par->targinfo;
+
+	nf_chaos_tcp_answer(xt_net(par), skb, xt_hooknum(par), xt_family(par),
+			    tarpit_answers[info->mode]);
+	return NF_DROP;
+}
+
+/* x_tables itself refuses other hooks and rules without "-p tcp". */
+static int TARPIT_tg_check(const struct xt_tgchk_param *par)
+{
+	const struct xt_tarpit_tginfo *info = par->targinfo;
+
+	if (info->mode >= __XT_TARPIT_MAX) {
+		pr_info_ratelimited("unknown mode %u\n", info->mode);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static struct xt_target TARPIT_tg_reg[] __read_mostly = {
+	{
+		.name		= "TARPIT",
+		.family		= NFPROTO_IPV4,
+		.target		= TARPIT_tg,
+		.checkentry	= TARPIT_tg_check,
+		.targetsize	= sizeof(struct xt_tarpit_tginfo),
+		.proto		= IPPROTO_TCP,
+		.hooks		= (1 << NF_INET_LOCAL_IN) |
+				  (1 << NF_INET_FORWARD),
+		.me		= THIS_MODULE,
+	},
+	{
+		.name		= "TARPIT",
+		.family		= NFPROTO_IPV6,
+		.target		= TARPIT_tg,
+		.checkentry	= TARPIT_tg_check,
+		.targetsize	= sizeof(struct xt_tarpit_tginfo),
+		.proto		= IPPROTO_TCP,
+		.hooks		= (1 << NF_INET_LOCAL_IN) |
+				  (1 << NF_INET_FORWARD),
+		.me		= THIS_MODULE,
+	},
+};
+
+static int __init TARPIT_tg_init(void)
+{
+	return xt_register_targets(TARPIT_tg_reg, ARRAY_SIZE(TARPIT_tg_reg));
+}
+
+static void __exit TARPIT_tg_exit(void)
+{
+	xt_unregister_targets(TARPIT_tg_reg, ARRAY_SIZE(TARPIT_tg_reg));
+}
+
+module_init(TARPIT_tg_init);
+module_exit(TARPIT_tg_exit);
+MODULE_LICENSE("GPL");
+MODULE_AUTHOR("chaostables developers");
+MODULE_DESCRIPTION("Xtables: hold, take in or reset TCP connections");
+MODULE_ALIAS("ipt_TARPIT");
+MODULE_ALIAS("ip6t_TARPIT");
