@@ -8,7 +8,7 @@ source "$(dirname "$0")/plugins.inc"
 # check_help IPT EXT-ARGS HEADER [OPTION...]
 check_help()
 {
-	local ipt=$1 ext=$2 header=$3 out opt missing= wide
+	local ipt=$1 ext=$2 header=$3 out opt missing="" wide
 	shift 3
 
 	# shellcheck disable=SC2086
