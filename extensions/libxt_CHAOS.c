@@ -106,8 +106,8 @@ static void chaos_tg_init(struct xt_entry_target *t)
 
 /*
  * A decimal from 0 to 1 with at most six digits after the point (trailing
- * zeros aside), in
- * parts per million. Exact: "0.0000005" is refused, not rounded.
+ * zeros aside), in parts per million. Exact: "0.0000005" is refused, not
+ * rounded.
  */
 static uint32_t chaos_parse_prob(const char *opt, const char *arg)
 {
