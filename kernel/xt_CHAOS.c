@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * "CHAOS" target: make the host look like a slow, unreliable stack that
+ * lies about its ports. Every packet is dropped; at random some get a
+ * negative answer (RST, ICMP unreachable) within a per-rule rate limit, and
+ * with --delude/--tarpit some opening SYNs are answered as if the port were
+ * open. Scanners see different results on every run and slow down to cope
+ * with what looks like a rate-limiting stack.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/bits.h>
+#include <linux/icmp.h>
+#include <linux/icmpv6.h>
+#include <linux/ip.h>
+#include <linux/jiffies.h>
+#include <linux/math64.h>
+#include <linux/module.h>
+#include <linux/random.h>
+#include <linux/skbuff.h>
+#include <linux/slab.h>
+#include <linux/tcp.h>
+#include <linux/netfilter/x_tables.h>
+#include <linux/netfilter/xt_CHAOS.h>
+#include <net/ipv6.h>
+#include <net/netfilter/nf_conntrack.h>
+#include <net/netfilter/ipv4/nf_reject.h>
+#include <net/netfilter/ipv6/nf_reject.h>
+#include "nf_chaos_reply.h"
+#include "portscan.h"
+
+/*
+ * The rate limit is a token bucket kept as one theoretical arrival time
+ * (GCRA), so it is lockless and never wraps: times are in jiffies shifted
+ * left by CHAOS_FRAC bits, enough for exact rates up to 2^32 per minute and
+ * still decades of uptime in 64 bits.
+ */
+#define CHAOS_FRAC		24
+#define CHAOS_TOLERANCE_MAX	BIT_ULL(62)
+
+struct chaos_bucket {
+	atomic64_t tat;		/* when the bucket is full again */
+	u64 interval;		/* between two answers at the steady rate */
+	u64 tolerance;		/* burst * interval */
+};
+
+static bool chaos_bucket_take(struct chaos_bucket *b)
+{
+	s64 old = atomic64_read(&b->tat);
+	u64 now = get_jiffies_64();
+	u64 tat;
+
+	now <<= CHAOS_FRAC;
+	do {
+		tat = max_t(u64, old, now) + b->interval;
+		/* An empty bucket costs a read only, even under a flood. */
+		if (tat - now > b->tolerance)
+			return false;
+	} while (!atomic64_try_cmpxchg(&b->tat, &old, tat));
+	return true;
+}
+
+/* True with probability @ppm parts per million. */
+static bool chaos_chance(u32 ppm)
+{
+	return ((u64)get_random_u32() * XT_CHAOS_PROB_ONE >> 32) < ppm;
+}
+
+/* Transport protocol, or -1 for a non-first fragment or a bad header chain. */
+static int chaos_transport(struct sk_buff *skb,
+			   const struct xt_action_param *par,
+			   unsigned int *thoff)
+{
+	unsigned short frag_off = 0;
+	int proto;
+
+	if (xt_family(par) == NFPROTO_IPV4) {
+		if (par->fragoff != 0)
+			return -1;
+		*thoff = par->thoff;
+		return ip_hdr(skb)->protocol;
+	}
+	/* ip6_tables finds the transport header only for rules with -p. */
+	*thoff = 0;
+	proto = ipv6_find_hdr(skb, thoff, -1, &frag_off, NULL);
+	if (proto < 0 || frag_off != 0)
+		return -1;
+	return proto;
+}
+
+static void chaos_tcp(struct sk_buff *skb, const struct xt_action_param *par,
+		      unsigned int thoff)
+{
+	const struct xt_chaos_tginfo *info = par->targinfo;
+	struct net *net = xt_net(par);
+	const struct tcphdr *th;
+	struct tcphdr _th;
+
+	th = skb_header_pointer(skb, thoff, sizeof(_th), &_th);
+	/* No RST for RST, and no tokens spent on it. */
+	if (!th || th->rst)
+		return;
+
+	/*
+	 * The peers we tarpitted have no state here: keep them held by
+	 * answering all their segments (the core ignores FINs).
+	 */
+	if (info->variant == XT_CHAOS_TARPIT && th->ack && !th->syn) {
+		nf_chaos_tcp_answer(net, skb, xt_hooknum(par), xt_family(par),
+				    NF_CHAOS_TARPIT);
+		return;
+	}
+
+	/* A positive answer, so not rate limited. */
+	if (info->variant != XT_CHAOS_NORMAL &&
+	    th->syn && !th->ack && chaos_chance(info->delude_prob) &&
+	    (portscan_classify(net, skb, thoff, xt_family(par), 0) &
+	     PORTSCAN_OPENING_SYN)) {
+		nf_chaos_tcp_answer(net, skb, xt_hooknum(par), xt_family(par),
+				    info->variant == XT_CHAOS_TARPIT ?
+				    NF_CHAOS_TARPIT : NF_CHAOS_DELUDE);
+		return;
+	}
+
+	if (chaos_chance(info->reject_prob) && chaos_bucket_take(info->priv))
+		nf_chaos_tcp_answer(net, skb, xt_hooknum(par), xt_family(par),
+				    NF_CHAOS_RESET);
+}
+
+/* What a stack without the port or protocol sends (v6: a firewalled one). */
+static void chaos_unreach(struct sk_buff *skb,
+			  const struct xt_action_param *par, bool port)
+{
+	const struct xt_chaos_tginfo *info = par->targinfo;
+
+	if (!chaos_chance(info->reject_prob) || !chaos_bucket_take(info->priv))
+		return;
+	if (xt_family(par) == NFPROTO_IPV4)
+		nf_send_unreach(skb, port ? ICMP_PORT_UNREACH :
+				ICMP_PROT_UNREACH, xt_hooknum(par));
+	else
+		nf_send_unreach6(xt_net(par), skb, port ? ICMPV6_PORT_UNREACH :
+				 ICMPV6_ADM_PROHIBITED, xt_hooknum(par));
+}
+
+static unsigned int chaos_tg(struct sk_buff *skb,
+			     const struct xt_action_param *par)
+{
+	unsigned int thoff;
+
+	/* Nobody to answer for broadcast and multicast; keep the tokens. */
+	if (skb->pkt_type != PACKET_HOST)
+		return NF_DROP;
+
+	switch (chaos_transport(skb, par, &thoff)) {
+	case IPPROTO_TCP:
+		chaos_tcp(skb, par, thoff);
+		break;
+	case IPPROTO_UDP:
+	case IPPROTO_UDPLITE:
+		chaos_unreach(skb, par, true);
+		break;
+	/* Stacks send no ICMP errors about ICMP; nothing follows NONE. */
+	case IPPROTO_ICMP:
+	case IPPROTO_ICMPV6:
+	case NEXTHDR_NONE:
+	case -1:
+		break;
+	default:
+		chaos_unreach(skb, par, false);
+		break;
+	}
+	return NF_DROP;
+}
+
+static int chaos_tg_check(const struct xt_tgchk_param *par)
+{
+	struct xt_chaos_tginfo *info = par->targinfo;
+	struct chaos_bucket *b;
+	u64 interval;
+	int ret;
+
+	if (info->variant >= __XT_CHAOS_MAX) {
+		pr_info_ratelimited("unknown variant %u\n", info->variant);
+		return -EINVAL;
+	}
+	if (info->reject_prob > XT_CHAOS_PROB_ONE ||
+	    info->delude_prob > XT_CHAOS_PROB_ONE) {
+		pr_info_ratelimited("probabilities must not exceed 1\n");
+		return -EINVAL;
+	}
+	if (info->rate == 0 || info->burst == 0) {
+		pr_info_ratelimited("rate and burst must be at least 1\n");
+		return -EINVAL;
+	}
+	interval = div_u64((u64)60 * HZ << CHAOS_FRAC, info->rate);
+	if (info->burst > CHAOS_TOLERANCE_MAX / interval) {
+		pr_info_ratelimited("burst %u too large for a rate of %u/min\n",
+				    info->burst, info->rate);
+		return -EINVAL;
+	}
+
+	b = kzalloc(sizeof(*b), GFP_KERNEL);
+	if (!b)
+		return -ENOMEM;
+	b->interval = interval;
+	b->tolerance = interval * info->burst;
+
+	/* The classifier tells opening SYNs by their conntrack state. */
+	if (info->variant != XT_CHAOS_NORMAL) {
+		ret = nf_ct_netns_get(par->net, par->family);
+		if (ret < 0) {
+			pr_info_ratelimited("cannot load conntrack support for proto=%u\n",
+					    par->family);
+			kfree(b);
+			return ret;
+		}
+	}
+	info->priv = b;
+	return 0;
+}
+
+static void chaos_tg_destroy(const struct xt_tgdtor_param *par)
+{
+	const struct xt_chaos_tginfo *info = par->targinfo;
+
+	if (info->variant != XT_CHAOS_NORMAL)
+		nf_ct_netns_put(par->net, par->family);
+	kfree(info->priv);
+}
+
+static struct xt_target chaos_tg_reg[] __read_mostly = {
+	{
+		.name		= "CHAOS",
+		.revision	= 0,
+		.family		= NFPROTO_IPV4,
+		.hooks		= (1 << NF_INET_LOCAL_IN) |
+				  (1 << NF_INET_FORWARD),
+		.target		= chaos_tg,
+		.checkentry	= chaos_tg_check,
+		.destroy	= chaos_tg_destroy,
+		.targetsize	= sizeof(struct xt_chaos_tginfo),
+		.usersize	= offsetof(struct xt_chaos_tginfo, priv),
+		.me		= THIS_MODULE,
+	},
+	{
+		.name		= "CHAOS",
+		.revision	= 0,
+		.family		= NFPROTO_IPV6,
+		.hooks		= (1 << NF_INET_LOCAL_IN) |
+				  (1 << NF_INET_FORWARD),
+		.target		= chaos_tg,
+		.checkentry	= chaos_tg_check,
+		.destroy	= chaos_tg_destroy,
+		.targetsize	= sizeof(struct xt_chaos_tginfo),
+		.usersize	= offsetof(struct xt_chaos_tginfo, priv),
+		.me		= THIS_MODULE,
+	},
+};
+
+static int __init chaos_tg_init(void)
+{
+	return xt_register_targets(chaos_tg_reg, ARRAY_SIZE(chaos_tg_reg));
+}
+
+static void __exit chaos_tg_exit(void)
+{
+	xt_unregister_targets(chaos_tg_reg, ARRAY_SIZE(chaos_tg_reg));
+}
+
+module_init(chaos_tg_init);
+module_exit(chaos_tg_exit);
+MODULE_DESCRIPTION("Xtables: slow, random and lying answers to port scans");
+MODULE_LICENSE("GPL");
+MODULE_ALIAS("ipt_CHAOS");
+MODULE_ALIAS("ip6t_CHAOS");
