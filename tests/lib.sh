@@ -1,0 +1,176 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for tests/net/*.sh, which run as root inside the test VM.
+#
+#  scanner                        router                          host
+#  eth0 10.0.1.2/24 ----- r-scanner 10.0.1.1   r-host 10.0.3.1 ----- eth0 10.0.3.2/24
+#       fd00:1::2/64                fd00:1::1         fd00:3::1           fd00:3::2/64
+#                                 r-client 10.0.2.1
+#                                          fd00:2::1
+#                                     |
+#  client                       eth0 10.0.2.2/24
+#                                    fd00:2::2/64
+#
+# The router forwards IPv4 and IPv6; the others route via it. Rules for
+# INPUT tests go into "host", FORWARD tests into "router".
+#
+# A test:
+#	#!/bin/bash
+#	set -e
+#	source "$(dirname "$0")/../lib.sh"
+#	trap cleanup EXIT
+#	setup_topology
+#	... pass "what" / fail "what (expected X, got Y)" / skip "why" ...
+#	finish
+
+SCANNER4=10.0.1.2 SCANNER6=fd00:1::2
+CLIENT4=10.0.2.2 CLIENT6=fd00:2::2
+HOST4=10.0.3.2 HOST6=fd00:3::2
+ROUTER_SCANNER4=10.0.1.1 ROUTER_SCANNER6=fd00:1::1
+ROUTER_CLIENT4=10.0.2.1 ROUTER_CLIENT6=fd00:2::1
+ROUTER_HOST4=10.0.3.1 ROUTER_HOST6=fd00:3::1
+NAMESPACES="scanner client host router"
+ksft_skip=4
+
+_npass=0
+_nfail=0
+_nskip=0
+_finished=
+
+pass() { echo "PASS: $*"; _npass=$((_npass + 1)); }
+fail() { echo "FAIL: $*"; _nfail=$((_nfail + 1)); }
+skip() { echo "SKIP: $*"; _nskip=$((_nskip + 1)); }
+
+ns() {
+	local name=$1
+	shift
+	ip netns exec "$name" "$@"
+}
+
+# Skip the whole test (exit 4) unless every named command exists.
+require() {
+	local c
+	for c in "$@"; do
+		command -v "$c" >/dev/null || { skip "$c not installed"; finish; }
+	done
+}
+
+# _link NS NET4 NET6: veth eth0 in NS to r-NS in router, .2 and .1 ends.
+_link() {
+	local n=$1 net4=$2 net6=$3
+	ip link add eth0 netns "$n" type veth peer name "r-$n" netns router
+	ns "$n" ip addr add "$net4.2/24" dev eth0
+	ns "$n" ip -6 addr add "$net6::2/64" dev eth0 nodad
+	ns "$n" ip link set eth0 up
+	ns "$n" ip route add default via "$net4.1"
+	ns "$n" ip -6 route add default via "$net6::1"
+	ns router ip addr add "$net4.1/24" dev "r-$n"
+	ns router ip -6 addr add "$net6::1/64" dev "r-$n" nodad
+	ns router ip link set "r-$n" up
+}
+
+setup_topology() {
+	local n
+	cleanup_namespaces
+	for n in $NAMESPACES; do
+		ip netns add "$n"
+		# No duplicate address detection: v6 addresses usable at once.
+		ns "$n" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
+			net.ipv6.conf.default.accept_dad=0
+		ns "$n" ip link set lo up
+	done
+	ns router sysctl -qw net.ipv4.ip_forward=1 \
+		net.ipv6.conf.all.forwarding=1
+	_link scanner 10.0.1 fd00:1
+	_link client 10.0.2 fd00:2
+	_link host 10.0.3 fd00:3
+	for n in "$HOST4" "$HOST6"; do
+		ns scanner busybox ping -q -c1 -W5 "$n" >/dev/null ||
+			{ fail "topology: scanner cannot ping $n"; return 1; }
+	done
+}
+
+# Kill what runs in our namespaces (it would keep them and their rules
+# alive), then delete them.
+cleanup_namespaces() {
+	local n
+	for n in $NAMESPACES; do
+		[ -e "/run/netns/$n" ] || continue
+		ip netns pids "$n" 2>/dev/null | xargs -r kill -KILL 2>/dev/null
+		ip netns del "$n" 2>/dev/null
+	done
+	return 0
+}
+
+# EXIT trap: delete the namespaces. A script that dies under set -e
+# before finish gets a FAIL line and status 1.
+cleanup() {
+	local rc=$?
+	cleanup_namespaces
+	if [ -z "$_finished" ] && [ "$rc" != 0 ] && [ "$rc" != $ksft_skip ]; then
+		[ "$_nfail" != 0 ] || echo "FAIL: $(basename "$0") aborted with status $rc (a command failed under set -e)"
+		exit 1
+	fi
+	exit "$rc"
+}
+
+# Print the summary and exit: 1 on any failure, 4 if all were skipped.
+finish() {
+	_finished=1
+	echo "# $(basename "$0"): $_npass passed, $_nfail failed, $_nskip skipped"
+	[ "$_nfail" = 0 ] || exit 1
+	[ "$_npass" != 0 ] || [ "$_nskip" = 0 ] || exit $ksft_skip
+	exit 0
+}
+
+# wait_for_tcp_listen NS PORT [v6]: poll up to 10s for a listening socket.
+wait_for_tcp_listen() {
+	local n=$1 port=$2 pat i
+	if [ "${3:-}" = v6 ]; then
+		pat="^(\[.*\]|\*):$port\$"
+	else
+		pat="^([0-9.]+|\*):$port\$"
+	fi
+	for i in $(seq 100); do
+		ns "$n" ss -Htln | awk '{ print $4 }' | grep -Eq "$pat" && return 0
+		sleep 0.1
+	done
+	fail "nothing listens on tcp port $port in $n (expected a listener within 10s)"
+	return 1
+}
+
+# start_tcp_server NS PORT [banner]: forking socat server on v4 and v6
+# that sends BANNER (if given) on accept and then echoes what it reads.
+start_tcp_server() {
+	local n=$1 port=$2 cmd=EXEC:cat f
+	if [ $# -ge 3 ]; then
+		f=$(mktemp)
+		printf '%s\n' "$3" > "$f"
+		cmd="EXEC:cat $f -"
+	fi
+	ns "$n" socat "TCP6-LISTEN:$port,ipv6only=0,reuseaddr,fork" "$cmd" \
+		</dev/null >/dev/null 2>&1 &
+	wait_for_tcp_listen "$n" "$port" v6
+}
+
+# ipt_pkts NS IPT TAG: packet count of the rule(s) commented TAG, any table,
+# IPT one of iptables-legacy iptables-nft ip6tables-legacy ip6tables-nft.
+ipt_pkts() {
+	local n=$1 ipt=$2 tag=$3
+	ns "$n" "$ipt-save" -c 2>/dev/null | awk -v tag="$tag" '
+		/^\[/ {
+			for (i = 1; i < NF; i++)
+				if ($i == "--comment" &&
+				    ($(i + 1) == tag || $(i + 1) == "\"" tag "\"")) {
+					split(substr($1, 2), c, ":")
+					sum += c[1]
+					found = 1
+				}
+		}
+		END {
+			if (!found) {
+				print "ipt_pkts: no rule tagged " tag > "/dev/stderr"
+				exit 1
+			}
+			print sum
+		}'
+}
