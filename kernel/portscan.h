@@ -13,7 +13,9 @@
  * Classify the TCP segment @skb whose TCP header starts at @thoff.
  * Returns XT_PORTSCAN_* flags plus PORTSCAN_OPENING_SYN. With
  * @mark_mask 0 only the stateless classes (stealth, opening SYN) are
- * computed.
+ * computed; otherwise it must be the mask of the portscan rules of @net,
+ * whose tracking hook keeps the per-flow state. The caller holds
+ * nf_ct_netns_get() for @family so that packets carry their conntrack.
  */
 unsigned int portscan_classify(struct net *net, const struct sk_buff *skb,
 			       unsigned int thoff, u8 family, u32 mark_mask);

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Scan classifier of xt_portscan, shared with CHAOS through portscan.h.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+#include <linux/export.h>
+#include <linux/skbuff.h>
+#include <linux/tcp.h>
+#include <net/tcp.h>
+#include <net/netfilter/nf_conntrack.h>
+#include <net/netfilter/nf_conntrack_core.h>
+#include <net/netfilter/nf_conntrack_zones.h>
+#include "portscan.h"
+#include "portscan_track.h"
+
+/* PSH, ECE and CWR aside, the flag sets real stacks send. */
+#define PORTSCAN_FLAGS (TCPHDR_FIN | TCPHDR_SYN | TCPHDR_RST | TCPHDR_ACK | TCPHDR_URG)
+
+static const bool portscan_sane_flags[PORTSCAN_FLAGS + 1] = {
+	[TCPHDR_SYN]				= true,
+	[TCPHDR_SYN | TCPHDR_ACK]		= true,
+	[TCPHDR_RST]				= true,
+	[TCPHDR_RST | TCPHDR_ACK]		= true,
+	[TCPHDR_FIN | TCPHDR_ACK]		= true,
+	[TCPHDR_FIN | TCPHDR_ACK | TCPHDR_URG]	= true,
+	[TCPHDR_ACK]				= true,
+	[TCPHDR_ACK | TCPHDR_URG]		= true,
+};
+
+/*
+ * Conntrack leaves invalid packets, even of known flows, without a ct:
+ * look the flow up. A template (rule before conntrack) gives the zone.
+ */
+static bool portscan_flow_exists(struct net *net, const struct sk_buff *skb,
+				 u8 family, const struct nf_conn *tmpl)
+{
+	const struct nf_conntrack_zone *zone = &nf_ct_zone_dflt;
+	struct nf_conntrack_tuple_hash *h;
+	struct nf_conntrack_tuple tuple;
+
+	if (!nf_ct_get_tuplepr(skb, skb_network_offset(skb), family, net, &tuple))
+		return true;	/* cannot tell: do not accuse */
+	if (tmpl)
+		zone = nf_ct_zone(tmpl);
+	h = nf_conntrack_find_get(net, zone, &tuple);
+	if (!h)
+		return false;
+	nf_ct_put(nf_ct_tuplehash_to_ctrack(h));
+	return true;
+}
+
+/* Classes decided by the flow history, for ORIGINAL-direction segments. */
+static unsigned int portscan_closing(const struct nf_conn *ct, u8 flags,
+				     u32 state)
+{
+	if (!(state & PORTSCAN_TRACKED))
+		return 0;
+	/* Half-open: SYN, SYN/ACK, RST instead of the final ACK. */
+	if (flags & TCPHDR_RST && !(state & PORTSCAN_ACKED) &&
+	    test_bit(IPS_SEEN_REPLY_BIT, &ct->status))
+		return XT_PORTSCAN_SYN;
+	if (!(flags & (TCPHDR_FIN | TCPHDR_RST)) || !(state & PORTSCAN_ACKED) ||
+	    state & (PORTSCAN_ORIG_DATA | PORTSCAN_REPLY_FIN))
+		return 0;
+	return state & PORTSCAN_REPLY_DATA ? XT_PORTSCAN_GRAB : XT_PORTSCAN_CONNECT;
+}
+
+unsigned int portscan_classify(struct net *net, const struct sk_buff *skb,
+			       unsigned int thoff, u8 family, u32 mark_mask)
+{
+	enum ip_conntrack_info ctinfo;
+	const struct tcphdr *th;
+	struct tcphdr _th;
+	struct nf_conn *ct;
+	bool bare_syn;
+	u8 flags;
+
+	th = skb_header_pointer(skb, thoff, sizeof(_th), &_th);
+	if (!th)
+		return 0;
+	flags = tcp_flag_byte(th);
+	if (!portscan_sane_flags[flags & PORTSCAN_FLAGS])
+		return XT_PORTSCAN_STEALTH;
+	bare_syn = (flags & (TCPHDR_SYN | TCPHDR_ACK)) == TCPHDR_SYN;
+
+	ct = nf_ct_get(skb, &ctinfo);
+	if (!ct || nf_ct_is_template(ct)) {
+		if (bare_syn)
+			return PORTSCAN_OPENING_SYN;
+		/* A RST may answer our own connection attempt, or be late. */
+		if (flags & TCPHDR_RST || ctinfo == IP_CT_UNTRACKED ||
+		    portscan_flow_exists(net, skb, family, ct))
+			return 0;
+		return XT_PORTSCAN_STEALTH;
+	}
+	if (ctinfo == IP_CT_NEW) {
+		if (bare_syn)
+			return PORTSCAN_OPENING_SYN;
+		/* Created for this very segment: conntrack picked it up. */
+		if (!(flags & TCPHDR_RST) && !nf_ct_is_confirmed(ct))
+			return XT_PORTSCAN_STEALTH;
+	}
+	if (!mark_mask || CTINFO2DIR(ctinfo) != IP_CT_DIR_ORIGINAL)
+		return 0;
+	return portscan_closing(ct, flags,
+				portscan_state(READ_ONCE(ct->mark), mark_mask));
+}
+EXPORT_SYMBOL_GPL(portscan_classify);
