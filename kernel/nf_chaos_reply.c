@@ -216,7 +216,7 @@ static bool nf_chaos_send(struct net *net, struct sk_buff *oldskb, u8 family,
 		ipv6_hdr(nskb)->payload_len = htons(tcplen);
 		nskb->mark = IP6_REPLY_MARK(net, oldskb->mark);
 	}
-	skb_reset_transport_header(nskb);
+	skb_set_transport_header(nskb, nskb->len);
 	skb_put_data(nskb, seg, tcplen);
 
 	if (family == NFPROTO_IPV4)
