@@ -12,7 +12,7 @@ pass "topology: scanner reaches host over v4 and v6"
 
 start_tcp_server host 80 "hello chaos"
 for a in "$HOST4" "[$HOST6]"; do
-	got=$(ns client timeout 10 socat -T5 - "TCP:$a:80" </dev/null)
+	got=$(ns client timeout 20 socat -t10 -T10 - "TCP:$a:80" </dev/null)
 	if [ "$got" = "hello chaos" ]; then
 		pass "banner from $a"
 	else
