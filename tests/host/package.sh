@@ -1,0 +1,71 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The Debian packages build from a clean copy of the tree and hold what an
+# admin needs; DKMS builds the modules from the packaged source for every
+# supported kernel.
+set -e
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+KVERS=${CT_KVERS:-"6.1.0-57-amd64 6.12.95+deb12-amd64"}
+nfail=0
+pass() { echo "PASS: $*"; }
+fail() { echo "FAIL: $*"; nfail=$((nfail + 1)); }
+
+for tool in dpkg-buildpackage dh_dkms dkms git; do
+	command -v "$tool" >/dev/null || { echo "SKIP: $tool missing"; exit 4; }
+done
+
+tmp=$(mktemp -d)
+cleanup() { rm -rf "$tmp"; }
+trap cleanup EXIT
+
+git -C "$TOP" ls-files -z | (cd "$TOP" && cpio -0pdm --quiet "$tmp/src")
+if (cd "$tmp/src" && dpkg-buildpackage -us -uc -b) > "$tmp/build.log" 2>&1; then
+	pass "dpkg-buildpackage -b"
+else
+	tail -n 20 "$tmp/build.log"
+	fail "dpkg-buildpackage -b (see log above)"
+	exit 1
+fi
+
+# expect DEB PATH...: each PATH is in package DEB.
+expect() {
+	local deb=$1 list p missing=""
+	shift
+	list=$(dpkg-deb -c "$tmp"/"$deb"_*.deb | awk '{print $6}')
+	for p in "$@"; do
+		grep -qx "./$p" <<< "$list" || missing="$missing $p"
+	done
+	if [ -z "$missing" ]; then
+		pass "$deb package contents"
+	else
+		fail "$deb package contents (missing$missing)"
+	fi
+}
+xtlib=$(pkg-config --variable=xtlibdir xtables | sed 's|^/||')
+expect chaostables "$xtlib/libxt_portscan.so" "$xtlib/libxt_DELUDE.so" \
+	"$xtlib/libxt_TARPIT.so" "$xtlib/libxt_CHAOS.so" \
+	usr/share/man/man8/chaostables.8.gz \
+	usr/share/doc/chaostables/rule-logic.md
+ver=$(dpkg-parsechangelog -l "$TOP/debian/changelog" -S Version | cut -d- -f1)
+expect chaostables-dkms "usr/src/chaostables-$ver/dkms.conf" \
+	"usr/src/chaostables-$ver/Kbuild" "usr/src/chaostables-$ver/kernel/xt_CHAOS.c"
+
+# DKMS, in a private tree: build what the package ships, for each kernel.
+dpkg-deb -x "$tmp"/chaostables-dkms_*.deb "$tmp/root"
+src=$tmp/root/usr/src
+mkdir "$tmp/dkms"
+for k in $KVERS; do
+	if ! dkms build --dkmstree "$tmp/dkms" --sourcetree "$src" \
+		-m chaostables -v "$ver" -k "$k" > "$tmp/dkms.log" 2>&1; then
+		tail -n 20 "$tmp/dkms.log"
+		fail "dkms build for $k"
+		continue
+	fi
+	n=$(find "$tmp/dkms/chaostables/$ver/$k" -name '*.ko*' | wc -l)
+	if [ "$n" -eq 5 ]; then
+		pass "dkms build for $k (5 modules)"
+	else
+		fail "dkms build for $k (expected 5 modules, got $n)"
+	fi
+done
+[ "$nfail" -eq 0 ]
