@@ -58,14 +58,18 @@ require() {
 _link() {
 	local n=$1 net4=$2 net6=$3
 	ip link add eth0 netns "$n" type veth peer name "r-$n" netns router
-	ns "$n" ip addr add "$net4.2/24" dev eth0
-	ns "$n" ip -6 addr add "$net6::2/64" dev eth0 nodad
-	ns "$n" ip link set eth0 up
-	ns "$n" ip route add default via "$net4.1"
-	ns "$n" ip -6 route add default via "$net6::1"
-	ns router ip addr add "$net4.1/24" dev "r-$n"
-	ns router ip -6 addr add "$net6::1/64" dev "r-$n" nodad
-	ns router ip link set "r-$n" up
+	ip -n "$n" -b - <<-EOF
+		addr add $net4.2/24 dev eth0
+		addr add $net6::2/64 dev eth0 nodad
+		link set eth0 up
+		route add default via $net4.1
+		route add default via $net6::1
+	EOF
+	ip -n router -b - <<-EOF
+		addr add $net4.1/24 dev r-$n
+		addr add $net6::1/64 dev r-$n nodad
+		link set r-$n up
+	EOF
 }
 
 setup_topology() {
@@ -76,7 +80,7 @@ setup_topology() {
 		# No duplicate address detection: v6 addresses usable at once.
 		ns "$n" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
 			net.ipv6.conf.default.accept_dad=0
-		ns "$n" ip link set lo up
+		ip -n "$n" link set lo up
 	done
 	ns router sysctl -qw net.ipv4.ip_forward=1 \
 		net.ipv6.conf.all.forwarding=1
@@ -122,19 +126,19 @@ finish() {
 	exit 0
 }
 
-# wait_for_tcp_listen NS PORT [v6]: poll up to 10s for a listening socket.
+# wait_for_tcp_listen NS PORT [v6]: poll up to 20s for a listening socket.
 wait_for_tcp_listen() {
-	local n=$1 port=$2 pat i
+	local n=$1 port=$2 pat end=$((SECONDS + 20))
 	if [ "${3:-}" = v6 ]; then
 		pat="^(\[.*\]|\*):$port\$"
 	else
 		pat="^([0-9.]+|\*):$port\$"
 	fi
-	for i in $(seq 100); do
+	while [ $SECONDS -lt $end ]; do
 		ns "$n" ss -Htln | awk '{ print $4 }' | grep -Eq "$pat" && return 0
 		sleep 0.1
 	done
-	fail "nothing listens on tcp port $port in $n (expected a listener within 10s)"
+	fail "nothing listens on tcp port $port in $n (expected a listener within 20s)"
 	return 1
 }
 
