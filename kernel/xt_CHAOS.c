@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * "CHAOS" target: make the host look like a slow, unreliable stack that
- * lies about its ports. Every packet is dropped; at random some get a
- * negative answer (RST, ICMP unreachable) within a per-rule rate limit, and
- * with --delude/--tarpit some opening SYNs are answered as if the port were
- * open. Scanners see different results on every run and slow down to cope
- * with what looks like a rate-limiting stack.
+ * lies about its ports. Every packet is dropped; at random some repeated
+ * probes get a negative answer (RST, ICMP unreachable) within a per-rule
+ * rate limit, and with --delude/--tarpit some opening SYNs are answered as
+ * if the port were open. Scanners see different results on every run and
+ * slow down to cope with what looks like a lossy, rate-limiting stack.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -14,6 +14,7 @@
 #include <linux/icmp.h>
 #include <linux/icmpv6.h>
 #include <linux/ip.h>
+#include <linux/jhash.h>
 #include <linux/jiffies.h>
 #include <linux/math64.h>
 #include <linux/module.h>
@@ -21,6 +22,7 @@
 #include <linux/skbuff.h>
 #include <linux/slab.h>
 #include <linux/tcp.h>
+#include <linux/udp.h>
 #include <linux/netfilter/x_tables.h>
 #include <linux/netfilter/xt_CHAOS.h>
 #include <net/ipv6.h>
@@ -45,6 +47,23 @@ struct chaos_bucket {
 	u64 tolerance;		/* burst * interval */
 };
 
+/*
+ * Negative answers go to repeated probes only. A scanner that hears nothing
+ * on its first try but an answer to a retry takes it for packet loss: it
+ * retries every silent port more often and slows down, as against a lossy
+ * link. Probes are told apart by source, protocol and destination port, not
+ * source port, which nmap changes on every retry; collisions in the small
+ * table only make a first probe look repeated.
+ */
+#define CHAOS_SEEN_SLOTS	512
+#define CHAOS_SEEN_TIME		(60 * HZ)
+
+struct chaos_state {
+	struct chaos_bucket bucket;
+	u32 seed;
+	u32 seen[CHAOS_SEEN_SLOTS];	/* jiffies | 1 of the last probe */
+};
+
 static bool chaos_bucket_take(struct chaos_bucket *b)
 {
 	s64 old = atomic64_read(&b->tat);
@@ -65,6 +84,36 @@ static bool chaos_bucket_take(struct chaos_bucket *b)
 static bool chaos_chance(u32 ppm)
 {
 	return ((u64)get_random_u32() * XT_CHAOS_PROB_ONE >> 32) < ppm;
+}
+
+static bool chaos_repeated(struct chaos_state *st, const struct sk_buff *skb,
+			   u8 family, u8 proto, __be16 port)
+{
+	u32 now = (u32)jiffies | 1, last, src, *slot;
+
+	if (family == NFPROTO_IPV4)
+		src = (__force u32)ip_hdr(skb)->saddr;
+	else
+		src = ipv6_addr_hash(&ipv6_hdr(skb)->saddr);
+	slot = &st->seen[jhash_2words(src, proto << 16 | (__force u16)port,
+				      st->seed) % CHAOS_SEEN_SLOTS];
+	/* Racing updates of a slot lose a timestamp at worst. */
+	last = READ_ONCE(*slot);
+	WRITE_ONCE(*slot, now);
+	return last && now - last < CHAOS_SEEN_TIME;
+}
+
+/* Whether to give the negative answer to a probe for @proto/@port. */
+static bool chaos_refuse(const struct sk_buff *skb,
+			 const struct xt_action_param *par, u8 proto,
+			 __be16 port)
+{
+	const struct xt_chaos_tginfo *info = par->targinfo;
+	struct chaos_state *st = info->priv;
+
+	return chaos_repeated(st, skb, xt_family(par), proto, port) &&
+	       chaos_chance(info->reject_prob) &&
+	       chaos_bucket_take(&st->bucket);
 }
 
 /* Transport protocol, or -1 for a non-first fragment or a bad header chain. */
@@ -123,7 +172,7 @@ static void chaos_tcp(struct sk_buff *skb, const struct xt_action_param *par,
 		return;
 	}
 
-	if (chaos_chance(info->reject_prob) && chaos_bucket_take(info->priv))
+	if (chaos_refuse(skb, par, IPPROTO_TCP, th->dest))
 		nf_chaos_tcp_answer(net, skb, xt_hooknum(par), xt_family(par),
 				    NF_CHAOS_RESET);
 }
@@ -132,10 +181,6 @@ static void chaos_tcp(struct sk_buff *skb, const struct xt_action_param *par,
 static void chaos_unreach(struct sk_buff *skb,
 			  const struct xt_action_param *par, bool port)
 {
-	const struct xt_chaos_tginfo *info = par->targinfo;
-
-	if (!chaos_chance(info->reject_prob) || !chaos_bucket_take(info->priv))
-		return;
 	if (xt_family(par) == NFPROTO_IPV4)
 		nf_send_unreach(skb, port ? ICMP_PORT_UNREACH :
 				ICMP_PROT_UNREACH, xt_hooknum(par));
@@ -144,22 +189,35 @@ static void chaos_unreach(struct sk_buff *skb,
 				 ICMPV6_ADM_PROHIBITED, xt_hooknum(par));
 }
 
+static void chaos_udp(struct sk_buff *skb, const struct xt_action_param *par,
+		      unsigned int thoff, u8 proto)
+{
+	const struct udphdr *uh;
+	struct udphdr _uh;
+
+	uh = skb_header_pointer(skb, thoff, sizeof(_uh), &_uh);
+	if (uh && chaos_refuse(skb, par, proto, uh->dest))
+		chaos_unreach(skb, par, true);
+}
+
 static unsigned int chaos_tg(struct sk_buff *skb,
 			     const struct xt_action_param *par)
 {
 	unsigned int thoff;
+	int proto;
 
 	/* Nobody to answer for broadcast and multicast; keep the tokens. */
 	if (skb->pkt_type != PACKET_HOST)
 		return NF_DROP;
 
-	switch (chaos_transport(skb, par, &thoff)) {
+	proto = chaos_transport(skb, par, &thoff);
+	switch (proto) {
 	case IPPROTO_TCP:
 		chaos_tcp(skb, par, thoff);
 		break;
 	case IPPROTO_UDP:
 	case IPPROTO_UDPLITE:
-		chaos_unreach(skb, par, true);
+		chaos_udp(skb, par, thoff, proto);
 		break;
 	/* Stacks send no ICMP errors about ICMP; nothing follows NONE. */
 	case IPPROTO_ICMP:
@@ -168,7 +226,8 @@ static unsigned int chaos_tg(struct sk_buff *skb,
 	case -1:
 		break;
 	default:
-		chaos_unreach(skb, par, false);
+		if (chaos_refuse(skb, par, proto, 0))
+			chaos_unreach(skb, par, false);
 		break;
 	}
 	return NF_DROP;
@@ -177,7 +236,7 @@ static unsigned int chaos_tg(struct sk_buff *skb,
 static int chaos_tg_check(const struct xt_tgchk_param *par)
 {
 	struct xt_chaos_tginfo *info = par->targinfo;
-	struct chaos_bucket *b;
+	struct chaos_state *st;
 	u64 interval;
 	int ret;
 
@@ -201,11 +260,12 @@ static int chaos_tg_check(const struct xt_tgchk_param *par)
 		return -EINVAL;
 	}
 
-	b = kzalloc(sizeof(*b), GFP_KERNEL);
-	if (!b)
+	st = kzalloc(sizeof(*st), GFP_KERNEL);
+	if (!st)
 		return -ENOMEM;
-	b->interval = interval;
-	b->tolerance = interval * info->burst;
+	st->bucket.interval = interval;
+	st->bucket.tolerance = interval * info->burst;
+	st->seed = get_random_u32();
 
 	/* The classifier tells opening SYNs by their conntrack state. */
 	if (info->variant != XT_CHAOS_NORMAL) {
@@ -213,11 +273,11 @@ static int chaos_tg_check(const struct xt_tgchk_param *par)
 		if (ret < 0) {
 			pr_info_ratelimited("cannot load conntrack support for proto=%u\n",
 					    par->family);
-			kfree(b);
+			kfree(st);
 			return ret;
 		}
 	}
-	info->priv = b;
+	info->priv = st;
 	return 0;
 }
 
