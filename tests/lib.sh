@@ -151,7 +151,9 @@ start_tcp_server() {
 		printf '%s\n' "$3" > "$f"
 		cmd="EXEC:cat $f -"
 	fi
-	ns "$n" socat "TCP6-LISTEN:$port,ipv6only=0,reuseaddr,fork" "$cmd" \
+	# -t: a client that closes its side at once still gets the banner,
+	# even when cat starts slowly.
+	ns "$n" socat -t 10 "TCP6-LISTEN:$port,ipv6only=0,reuseaddr,fork" "$cmd" \
 		</dev/null >/dev/null 2>&1 &
 	wait_for_tcp_listen "$n" "$port" v6
 }
