@@ -7,14 +7,14 @@
 -j CHAOS --delude;=;OK
 -j CHAOS --tarpit;=;OK
 -j CHAOS --delude --reject-prob 0.05 --rate 5/sec --burst 3;=;OK
--j CHAOS --reject-prob 0.01 --rate 2/sec --burst 2;-j CHAOS;OK
+-j CHAOS --reject-prob 0.5 --rate 2/sec --burst 2;-j CHAOS;OK
 -j CHAOS --reject-prob 0.123456;=;OK
 -j CHAOS --reject-prob 0;=;OK
 -j CHAOS --reject-prob 1;=;OK
 -j CHAOS --reject-prob 1.000000;-j CHAOS --reject-prob 1;OK
 -j CHAOS --reject-prob .25;-j CHAOS --reject-prob 0.25;OK
 -j CHAOS --tarpit --delude-prob 0.5;=;OK
--j CHAOS --delude --delude-prob 0.1;-j CHAOS --delude;OK
+-j CHAOS --delude --delude-prob 0.05;-j CHAOS --delude;OK
 -j CHAOS --delude --delude-prob 0.000001;=;OK
 -j CHAOS --rate 5;-j CHAOS --rate 5/sec;OK
 -j CHAOS --rate 90/minute;-j CHAOS --rate 90/min;OK
