@@ -1,13 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The plugins against the real modules, with iptables-legacy, iptables-nft,
-# ip6tables-legacy and ip6tables-nft. The OK rules of every
-# extensions/libxt_*.t file are added in each of their chains (one restore
-# per file), "-S" lists them exactly as the .t expects, the save output
-# restores to the same save output, "-L" lists them and they delete by their
-# own spec. Then the kernel's own refusals: OUTPUT (directly or through a
-# user chain) and non-TCP rules for DELUDE and TARPIT. The .t FAIL lines are
-# refused by the plugins before any kernel call: tests/host/plugin_tfiles.sh.
+# ip6tables-legacy and ip6tables-nft. The OK rules of all
+# extensions/libxt_*.t files are added in each of their chains with one
+# restore per group (portscan rules of one namespace must share a
+# --mark-mask, so each mask is a group), "-S" lists them exactly as the .t
+# files expect, the save output restores to the same save output, "-L"
+# lists them and they delete by their own spec. Then the kernel's own
+# refusals: OUTPUT (directly or through a user chain) and non-TCP rules for
+# DELUDE and TARPIT. The .t FAIL lines are refused by the plugins before
+# any kernel call: tests/host/plugin_tfiles.sh checks them.
 set -e
 source "$(dirname "$0")/../lib.sh"
 trap cleanup EXIT
@@ -32,112 +34,101 @@ differ() {
 	diff "$TMP/a" "$TMP/b" | grep '^[<>]' | head -n 6 | tr '\n' ' '
 }
 
-# Per .t file: $TMP/NAME.add ("-A CHAIN rule"), .del ("-D CHAIN rule") and
-# .want ("-A CHAIN expected"), in file order; chains in -S order below.
-for t in "$TOP"/extensions/libxt_*.t; do
-	name=$(basename "$t" .t)
-	awk -F';' -v dir="$TMP" -v name="$name" '
-		/^#/ || /^$/ { next }
-		/^:/ { n = split(substr($0, 2), chains, ","); next }
-		$3 == "OK" {
-			want = ($2 == "=") ? $1 : $2
-			for (i = 1; i <= n; i++) {
-				c = chains[i]
-				print "-A " c " " $1 > (dir "/" name "." c ".add")
-				print "-D " c " " $1 > (dir "/" name "." c ".del")
-				print "-A " c " " want > (dir "/" name "." c ".want")
-			}
-		}' "$t"
+# Group files $TMP/G.{add,del,want}: "-A CHAIN rule", "-D CHAIN rule" and
+# "-A CHAIN expected", sorted by chain (the order of -S), G "0" for rules
+# without --mark-mask, else the mask as saved.
+awk -F';' -v dir="$TMP" '
+	/^#/ || /^$/ { next }
+	/^:/ { n = split(substr($0, 2), chains, ","); next }
+	$3 == "OK" {
+		want = ($2 == "=") ? $1 : $2
+		g = "0"
+		if (match(want, /--mark-mask [^ ]+/))
+			g = substr(want, RSTART + 12, RLENGTH - 12)
+		for (i = 1; i <= n; i++) {
+			c = chains[i]
+			o = (c == "INPUT") ? 1 : (c == "FORWARD") ? 2 : 3
+			print o ";-A " c " " $1 > (dir "/" g ".add.u")
+			print o ";-D " c " " $1 > (dir "/" g ".del.u")
+			print o ";-A " c " " want > (dir "/" g ".want.u")
+		}
+	}' "$TOP"/extensions/libxt_*.t
+for f in "$TMP"/*.u; do
+	sort -s -t';' -k1,1n "$f" | cut -d';' -f2- > "${f%.u}"
+	rm "$f"
 done
+GROUPS_=$(cd "$TMP" && for f in *.add; do echo "${f%.add}"; done)
 
-# restore_lines IPT FILE...: apply the rule lines of FILEs to the filter table
+# restore_lines IPT FILE: apply FILE's rule lines to the filter table
 restore_lines() {
-	local ipt=$1
-	shift
-	{ echo '*filter'; cat "$@"; echo COMMIT; } |
-		ns $NS "$ipt-restore" --noflush 2>&1
+	{ echo '*filter'; cat "$2"; echo COMMIT; } |
+		ns $NS "$1-restore" --noflush 2>&1
 }
 
-CHAINS="INPUT FORWARD OUTPUT"
+# check_group IPT G: the whole round trip for group G
+check_group() {
+	local ipt=$1 g=$2 what="$1: group ${2/#0/without --mark-mask}" err c rule got s1 s2 left
+
+	if ! restore_lines "$ipt" "$TMP/$g.add" >/dev/null; then
+		# Which rule? One at a time up to the first refused one.
+		while read -r _ c rule; do
+			# shellcheck disable=SC2086
+			if ! err=$(ns $NS "$ipt" -A "$c" $rule 2>&1); then
+				fail "$ipt -A $c $rule (expected success, got \"$(first "$err")\")"
+				break
+			fi
+		done < "$TMP/$g.add"
+		ns $NS "$ipt" -F
+		return
+	fi
+	pass "$what: $(wc -l < "$TMP/$g.add") rules accepted"
+
+	got=$(ns $NS "$ipt" -S 2>/dev/null | grep '^-A ' || true)
+	if [ "$got" = "$(cat "$TMP/$g.want")" ]; then
+		pass "$what: -S lists every rule as the .t files expect"
+	else
+		fail "$what: -S (expected the .t text, got: $(differ "$(cat "$TMP/$g.want")" "$got"))"
+	fi
+
+	s1=$(save "$ipt")
+	ns $NS "$ipt" -F
+	if ! err=$(printf '%s\n' "$s1" | ns $NS "$ipt-restore" 2>&1); then
+		fail "$what: restore of the save output (expected success, got \"$(first "$err")\")"
+	else
+		s2=$(save "$ipt")
+		if [ "$s1" = "$s2" ]; then
+			pass "$what: save -> restore -> save is identical"
+		else
+			fail "$what: save -> restore -> save (expected identical, got: $(differ "$s1" "$s2"))"
+		fi
+	fi
+
+	if err=$(ns $NS "$ipt" -L -n -v 2>&1 >/dev/null); then
+		pass "$what: -L lists the rules"
+	else
+		fail "$what: -L (expected success, got \"$(first "$err")\")"
+	fi
+
+	# Delete by spec compares the userspace part of each rule (CHAOS:
+	# everything before its kernel-private pointer).
+	err=$(restore_lines "$ipt" "$TMP/$g.del") || true
+	left=$(ns $NS "$ipt" -S 2>/dev/null | grep -c '^-A ' || true)
+	if [ "$left" = 0 ]; then
+		pass "$what: every rule deletes by its own spec"
+	else
+		fail "$what: delete by spec (expected 0 rules left, got $left: \"$(first "$err")\")"
+		ns $NS "$ipt" -F
+	fi
+}
 
 for ipt in iptables-legacy iptables-nft ip6tables-legacy ip6tables-nft; do
 	if ! command -v "$ipt" >/dev/null; then
 		skip "$ipt not installed"
 		continue
 	fi
-
-	want=
-	accepted=()
-	for t in "$TOP"/extensions/libxt_*.t; do
-		name=$(basename "$t" .t)
-		files=()
-		for c in $CHAINS; do
-			[ -e "$TMP/$name.$c.add" ] && files+=("$TMP/$name.$c.add")
-		done
-		[ ${#files[@]} -gt 0 ] || continue
-		if err=$(restore_lines "$ipt" "${files[@]}"); then
-			pass "$ipt: every OK rule of $name.t is accepted ($(cat "${files[@]}" | wc -l) rules)"
-			want+=$(cat "${files[@]/%.add/.want}")$'\n'
-			accepted+=("${files[@]/%.add/.del}")
-		else
-			# Which rule? One at a time up to the first refused one.
-			cat "${files[@]}" > "$TMP/retry"
-			while read -r _ c rule; do
-				# shellcheck disable=SC2086
-				if ! err=$(ns $NS "$ipt" -A "$c" $rule 2>&1); then
-					fail "$ipt -A $c $rule, from $name.t (expected success, got \"$(first "$err")\")"
-					break
-				fi
-				# shellcheck disable=SC2086
-				ns $NS "$ipt" -D "$c" $rule
-			done < "$TMP/retry"
-		fi
+	for g in $GROUPS_; do
+		check_group "$ipt" "$g"
 	done
-
-	# -S lists chain by chain; within a chain, in the order added.
-	got=$(ns $NS "$ipt" -S 2>/dev/null | grep '^-A ' || true)
-	want=$(for c in $CHAINS; do grep "^-A $c " <<< "$want" || true; done)
-	if [ -z "$want" ]; then
-		fail "$ipt: no rule to list (expected the .t OK rules)"
-	elif [ "$got" = "$want" ]; then
-		pass "$ipt -S lists every rule as the .t files expect ($(wc -l <<< "$got") rules)"
-	else
-		fail "$ipt -S (expected the .t text, got: $(differ "$want" "$got"))"
-	fi
-
-	s1=$(save "$ipt")
-	ns $NS "$ipt" -F
-	if ! err=$(printf '%s\n' "$s1" | ns $NS "$ipt-restore" 2>&1); then
-		fail "$ipt-restore of the save output (expected success, got \"$(first "$err")\")"
-	else
-		s2=$(save "$ipt")
-		if [ "$s1" = "$s2" ]; then
-			pass "$ipt: save -> restore -> save is identical"
-		else
-			fail "$ipt: save -> restore -> save (expected identical, got: $(differ "$s1" "$s2"))"
-		fi
-	fi
-
-	if err=$(ns $NS "$ipt" -L -n -v 2>&1 >/dev/null); then
-		pass "$ipt -L lists the rules"
-	else
-		fail "$ipt -L (expected success, got \"$(first "$err")\")"
-	fi
-
-	# Delete by spec compares the userspace part of each rule (CHAOS:
-	# everything before its kernel-private pointer).
-	if [ ${#accepted[@]} -gt 0 ]; then
-		if ! err=$(restore_lines "$ipt" "${accepted[@]}"); then
-			fail "$ipt: delete every rule by its spec (expected success, got \"$(first "$err")\")"
-		fi
-		left=$(ns $NS "$ipt" -S 2>/dev/null | grep -c '^-A ' || true)
-		if [ "$left" = 0 ]; then
-			pass "$ipt: every rule deletes by its own spec"
-		else
-			fail "$ipt: delete by spec (expected 0 rules left, got $left)"
-		fi
-	fi
-	ns $NS "$ipt" -F
 
 	# Refused by the modules' hook masks and protocols, not by the plugins.
 	while read -r c rule; do
