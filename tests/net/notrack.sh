@@ -1,0 +1,106 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Conntrack cost of DELUDE and TARPIT on host, IPv4 and IPv6.
+# Recipe under test (raw table, before conntrack sees the packet):
+#   iptables -t raw -A PREROUTING -p tcp --dport PORTS -j CT --notrack
+#   iptables -A INPUT -p tcp --dport PORTS -j DELUDE (or TARPIT)
+# Replies need no OUTPUT rule: the core sends them untracked. Checked:
+# conntrack works in host (a normal connection is tracked); after an nmap
+# -sS scan and after 1000 tarpitted connections the conntrack count is 0;
+# our replies leave as UNTRACKED; without the notrack rules the count stays
+# 0 too (dropped packets never confirm an entry).
+set -e
+source "$(dirname "$0")/../lib.sh"
+trap cleanup EXIT
+
+require nmap conntrack socat python3 iptables-legacy
+TCP_CLIENT=$(dirname "$0")/tcp_client.py
+CONNS=1000
+
+setup_topology
+
+ct_count() { ns host conntrack -C; }
+
+check_zero() {
+	local what=$1 c
+	c=$(ct_count)
+	if [ "$c" = 0 ]; then
+		pass "$what: conntrack count 0"
+	else
+		fail "$what: conntrack count (expected 0, got $c: $(ns host conntrack -L 2>/dev/null | head -3 | tr '\n' ' '))"
+	fi
+}
+
+scan() {
+	local v=$1 target=$2 flag="" out n
+	[ "$v" = 6 ] && flag=-6
+	out=$(ns scanner timeout 120 nmap -n -Pn -sS $flag -p 8000-8009 \
+		--max-retries 1 -oG - "$target" 2>&1) || true
+	n=$(grep -o '[0-9]*/open/' <<< "$out" | wc -l)
+	if [ "$n" = 10 ]; then
+		pass "scan v$v: nmap -sS sees 10 deluded ports open"
+	else
+		fail "scan v$v: open ports (expected 10, got $n: $out)"
+	fi
+}
+
+tarpit() {
+	local target=$1 n=$2 got
+	got=$(ns client timeout 180 /usr/bin/python3 "$TCP_CLIENT" many "$target" 9000 "$n" 2>&1) ||
+		true
+	if [ "$got" = "established=$n" ]; then
+		pass "$n tarpitted connections to $target established"
+	else
+		fail "tarpitted connections to $target (expected established=$n, got $got)"
+	fi
+}
+
+for ipt in iptables-legacy ip6tables-legacy; do
+	ns host $ipt -A OUTPUT -p tcp -m conntrack --ctstate UNTRACKED \
+		-m comment --comment "untracked-$ipt"
+	ns host $ipt -A INPUT -p tcp --dport 8000:8009 -j DELUDE
+	ns host $ipt -A INPUT -p tcp --dport 9000 -j TARPIT
+done
+
+# Control: conntrack is active in host and tracks a real connection.
+start_tcp_server host 7000
+got=$(ns client timeout 30 /usr/bin/python3 "$TCP_CLIENT" outcome "$HOST4" 7000 2>&1) || true
+c=$(ct_count)
+if [ "$got" = data ] && [ "$c" -gt 0 ]; then
+	pass "control: a normal connection is tracked ($c entries)"
+else
+	fail "control: normal connection (expected data and entries > 0, got $got, $c entries)"
+fi
+ns host conntrack -F 2>/dev/null
+check_zero "control flushed"
+
+for ipt in iptables-legacy ip6tables-legacy; do
+	ns host $ipt -t raw -A PREROUTING -p tcp --dport 8000:8009 \
+		-j CT --notrack
+	ns host $ipt -t raw -A PREROUTING -p tcp --dport 9000 -j CT --notrack
+done
+
+scan 4 "$HOST4"
+scan 6 "$HOST6"
+check_zero "notrack, after nmap -sS v4 and v6"
+tarpit "$HOST4" $CONNS
+check_zero "notrack, after $CONNS tarpitted v4 connections"
+tarpit "$HOST6" 200
+check_zero "notrack, after 200 tarpitted v6 connections"
+
+for ipt in iptables-legacy ip6tables-legacy; do
+	c=$(ipt_pkts host $ipt "untracked-$ipt")
+	if [ "$c" -ge 10 ]; then
+		pass "$ipt: replies leave untracked ($c)"
+	else
+		fail "$ipt: untracked replies (expected >= 10, got $c)"
+	fi
+	ns host $ipt -t raw -F
+done
+
+scan 4 "$HOST4"
+tarpit "$HOST4" 200
+tarpit "$HOST6" 200
+check_zero "without notrack, after a scan and 400 tarpitted connections"
+
+finish

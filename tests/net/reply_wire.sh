@@ -1,0 +1,251 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The reply core on the wire, IPv4 and IPv6:
+# - DELUDE's SYN/ACK and RST, captured with tcpdump -vv where host sends
+#   them and where client receives them, with host's tx checksum offload
+#   on and off: checksums correct, TTL/hop limit 64, MSS option only,
+#   no larger than a bare header plus MSS;
+# - no reply (host's OUTPUT counter unchanged while the DELUDE rule counts
+#   the packet) to RST, RST/ACK, broadcast, multicast, our own source
+#   address, data offset < 5, data offset past the packet, a truncated TCP
+#   header, a bad checksum (rx offload off, so the kernel verifies it) and
+#   a non-first fragment (v4: in FORWARD, as INPUT only sees reassembled
+#   packets). Crafted with scapy from router; each is followed by a valid
+#   SYN whose answer shows the packets were processed.
+set -e
+source "$(dirname "$0")/../lib.sh"
+trap cleanup EXIT
+
+require python3 tcpdump iptables-legacy
+/usr/bin/python3 -c 'import scapy' 2>/dev/null ||
+	{ skip "python3 scapy not installed"; finish; }
+TCP_CLIENT=$(dirname "$0")/tcp_client.py
+
+setup_topology
+
+# offload NS DEV tx|rx on|off: set a checksum offload (no ethtool needed),
+# then print its new state (1 or 0).
+offload() {
+	ns "$1" /usr/bin/python3 - "$2" "$3" "$4" <<'EOF'
+import array, fcntl, socket, struct, sys
+dev, what, val = sys.argv[1], sys.argv[2], sys.argv[3]
+# ETHTOOL_{S,G}{TX,RX}CSUM, SIOCETHTOOL
+scmd, gcmd = {"tx": (0x17, 0x16), "rx": (0x15, 0x14)}[what]
+s = socket.socket()
+for cmd, data in ((scmd, val == "on"), (gcmd, 0)):
+    buf = array.array("B", struct.pack("II", cmd, data))
+    fcntl.ioctl(s, 0x8946, struct.pack("16sP", dev.encode(),
+                                       buf.buffer_info()[0]))
+print(struct.unpack("II", buf.tobytes())[1])
+EOF
+}
+
+# capture NS FILE FILTER: start tcpdump -vv for 2 packets, wait until ready.
+capture() {
+	local n=$1 file=$2 _
+	shift 2
+	ns "$n" timeout 60 tcpdump -l -nn -vv -i eth0 -c 2 "$@" \
+		> "$file" 2> "$file.err" &
+	for _ in $(seq 100); do
+		grep -q 'listening on' "$file.err" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	fail "tcpdump in $n did not start: $(cat "$file.err")"
+}
+
+# check_capture WHAT FILE TTLPAT MSS MAXLEN
+check_capture() {
+	local what=$1 file=$2 ttl=$3 mss=$4 maxlen=$5 n len
+	n=$(grep -o '(correct)' "$file" | wc -l)
+	if [ "$n" = 2 ] && ! grep -qE 'incorrect|bad cksum' "$file"; then
+		pass "$what: SYN/ACK and RST checksums correct"
+	else
+		fail "$what: checksums (expected 2 correct, got: $(tr '\n' ' ' < "$file"))"
+	fi
+	if [ "$(grep -cE "$ttl" "$file")" = 2 ]; then
+		pass "$what: ${ttl%% *} ${ttl##* }"
+	else
+		fail "$what: ${ttl%% *} (expected '$ttl' twice, got: $(tr '\n' ' ' < "$file"))"
+	fi
+	if grep -q "Flags \[S\.\].*win 64240, options \[mss $mss\], length 0" "$file" &&
+	   grep -q 'Flags \[R\]' "$file"; then
+		pass "$what: SYN/ACK carries only MSS $mss, then a RST"
+	else
+		fail "$what: segments (expected SYN/ACK win 64240 [mss $mss] and RST, got: $(tr '\n' ' ' < "$file"))"
+	fi
+	len=$(grep -oE '(length|payload length:) [0-9]+' "$file" |
+		awk '$NF > max { max = $NF } END { print max + 0 }')
+	if [ "$len" -le "$maxlen" ]; then
+		pass "$what: replies at most $len bytes"
+	else
+		fail "$what: reply size (expected <= $maxlen, got $len)"
+	fi
+}
+
+# Port 8001: control SYNs of the crafted cases (and the RSTs they draw);
+# everything else from eth0 counts as a case.
+for v in 4 6; do
+	ipt=iptables-legacy
+	[ $v = 6 ] && ipt=ip6tables-legacy
+	ns host $ipt -A INPUT -i eth0 -p tcp --dport 8001 \
+		-m comment --comment ctl$v -j DELUDE
+	ns host $ipt -A INPUT -i eth0 -p tcp -m comment --comment case$v \
+		-j DELUDE
+	ns host $ipt -A OUTPUT -p tcp -m comment --comment out$v
+done
+
+tmp=$(mktemp -d)
+for tx in on off; do
+	got=$(offload host eth0 tx $tx)
+	want=0
+	[ $tx = on ] && want=1
+	[ "$got" = $want ] || fail "host eth0 tx checksumming $tx (got state $got)"
+	for v in 4 6; do
+		target=$HOST4 ttl="ttl 64" cttl="ttl 63" mss=1460 max=44
+		[ $v = 6 ] && target=$HOST6 ttl="hlim 64" cttl="hlim 63" \
+			mss=1440 max=24
+		capture host "$tmp/h$v" "ip$([ $v = 6 ] && echo 6) and tcp src port 8000"
+		capture client "$tmp/c$v" "ip$([ $v = 6 ] && echo 6) and tcp src port 8000"
+		got=$(ns client timeout 60 /usr/bin/python3 "$TCP_CLIENT" outcome "$target" 8000 2>&1) ||
+			true
+		[ "$got" = reset ] ||
+			fail "v$v tx $tx: client outcome (expected reset, got $got)"
+		wait
+		check_capture "v$v tx-offload $tx, sent by host" "$tmp/h$v" \
+			"$ttl" $mss $max
+		check_capture "v$v tx-offload $tx, received by client" \
+			"$tmp/c$v" "$cttl" $mss $max
+	done
+done
+
+# Crafted packets: host verifies checksums itself, accepts its own
+# address as a source (else routing drops it before INPUT).
+[ "$(offload host eth0 rx off)" = 0 ] ||
+	fail "host eth0 rx checksumming off"
+ns host sysctl -qw net.ipv4.conf.all.accept_local=1 \
+	net.ipv4.conf.eth0.accept_local=1 net.ipv4.conf.all.rp_filter=0 \
+	net.ipv4.conf.eth0.rp_filter=0
+ns router iptables-legacy -A FORWARD -p tcp -d "$HOST4" --dport 8001 \
+	-m comment --comment ctl4 -j DELUDE
+ns router iptables-legacy -A FORWARD -p tcp -d "$HOST4" \
+	-m comment --comment case4 -j DELUDE
+ns router iptables-legacy -A OUTPUT -p tcp -m comment --comment out4
+
+hostmac=$(ns host cat /sys/class/net/eth0/address)
+cat > "$tmp/crafted.py" <<'EOF'
+import re, subprocess, sys, time
+from scapy.all import Ether, IP, IPv6, IPv6ExtHdrFragment, TCP, Raw, sendp, conf
+conf.verb = 0
+hostmac = sys.argv[1]
+H4, H6, R4, R6, S4 = "10.0.3.2", "fd00:3::2", "10.0.3.1", "fd00:3::1", "10.0.1.2"
+
+# Run in scanner: send a SYN to H4 port 8000 at fragment offset argv[1]
+# (8-byte units), then a complete SYN to port 8001 as the control; raw
+# socket, no scapy.
+SCANNER_SEND = """
+import socket, struct, sys
+src, dst = socket.inet_aton(sys.argv[2]), socket.inet_aton(sys.argv[3])
+def csum(b):
+    s = sum(struct.unpack("!%dH" % (len(b) // 2), b))
+    while s >> 16:
+        s = (s & 0xffff) + (s >> 16)
+    return ~s & 0xffff
+raw = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)
+for frag, port in ((int(sys.argv[1]), 8000), (0x4000, 8001)):
+    tcp = struct.pack("!HHIIBBHHH", 40000, port, 1000, 0, 5 << 4, 2, 64240, 0, 0)
+    tcp = tcp[:16] + struct.pack("!H", csum(src + dst + struct.pack("!BBH", 0, 6, 20) + tcp)) + tcp[18:]
+    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 40, 0x1234, frag, 64, 6, 0, src, dst)
+    raw.sendto(ip + tcp, (sys.argv[3], 0))
+"""
+
+
+def counters(ns, ipt):
+    """Packet counts of the rules tagged with a comment, by tag."""
+    out = subprocess.check_output(["ip", "netns", "exec", ns, ipt + "-save",
+                                   "-c"], text=True)
+    c = {}
+    for m in re.finditer(r'^\[(\d+):\d+\].*--comment "?([\w-]+)', out, re.M):
+        c[m.group(2)] = c.get(m.group(2), 0) + int(m.group(1))
+    return c
+
+
+def expect_silence(name, send, ns, ipt, v):
+    """send() a case (rule "caseV") and a valid SYN (rule "ctlV"): only
+    the SYN may be answered (OUTPUT rule "outV")."""
+    case, ctl, out = "case%d" % v, "ctl%d" % v, "out%d" % v
+    c0 = counters(ns, ipt)
+    start = time.monotonic()
+    send()
+    while True:
+        c = counters(ns, ipt)
+        if all(c[t] > c0[t] for t in (case, ctl, out)) or \
+           time.monotonic() - start > 20:
+            break
+        time.sleep(0.1)
+    name = "v%s (%.1fs)" % (name, time.monotonic() - start)
+    if c[case] == c0[case] or c[ctl] == c0[ctl]:
+        print("FAIL %s: not processed (DELUDE rule counted %d, control %d)"
+              % (name, c[case] - c0[case], c[ctl] - c0[ctl]))
+    elif c[out] != c0[out] + 1:
+        print("FAIL %s: replies (expected 1, to the control SYN; got %d)"
+              % (name, c[out] - c0[out]))
+    else:
+        print("OK %s" % name)
+
+
+for v, src, dst in ((4, R4, H4), (6, R6, H6)):
+    def ip(s=src, d=dst, **kw):
+        return IP(src=s, dst=d, **kw) if v == 4 else IPv6(src=s, dst=d, **kw)
+
+    def tcp(**kw):
+        return TCP(sport=40000, dport=8000, **kw)
+
+    def case(name, pkt, mac=hostmac):
+        control = Ether(dst=hostmac) / ip() / TCP(dport=8001, flags="S")
+        expect_silence("%d %s" % (v, name),
+                       lambda: sendp([Ether(dst=mac) / pkt, control],
+                                     iface="r-host"),
+                       "host", "iptables-legacy" if v == 4 else
+                       "ip6tables-legacy", v)
+
+    case("RST", ip() / tcp(flags="R", seq=1))
+    case("RST/ACK", ip() / tcp(flags="RA", seq=1, ack=5))
+    case("own source address", ip(s=dst) / tcp(flags="S"))
+    case("data offset 4", ip() / tcp(flags="S", dataofs=4))
+    case("data offset 15 past the packet", ip() / tcp(flags="S", dataofs=15))
+    case("truncated TCP header", ip(**({"proto": 6} if v == 4 else {"nh": 6})) /
+         Raw(bytes(tcp(flags="S"))[:12]))
+    case("bad checksum", ip() / tcp(flags="S", chksum=0x1234))
+    if v == 4:
+        case("subnet broadcast", ip(d="10.0.3.255") / tcp(flags="S"),
+             "ff:ff:ff:ff:ff:ff")
+        case("limited broadcast", ip(d="255.255.255.255") / tcp(flags="S"),
+             "ff:ff:ff:ff:ff:ff")
+        case("multicast", ip(d="224.0.0.1") / tcp(flags="S"),
+             "01:00:5e:00:00:01")
+        # INPUT sees only reassembled packets: test it in FORWARD.
+        expect_silence("4 non-first fragment (FORWARD)",
+                       lambda: subprocess.run(
+                           ["ip", "netns", "exec", "scanner", "/usr/bin/python3",
+                            "-c", SCANNER_SEND, "1", S4, H4], check=True),
+                       "router", "iptables-legacy", 4)
+    else:
+        case("multicast", ip(d="ff02::1") / tcp(flags="S"),
+             "33:33:00:00:00:01")
+        case("non-first fragment", ip() / IPv6ExtHdrFragment(nh=6, offset=1) /
+             Raw(bytes(tcp(flags="S"))))
+print("DONE")
+EOF
+results=$(ns router timeout 400 /usr/bin/python3 -u "$tmp/crafted.py" \
+	"$hostmac" 2> "$tmp/crafted.err") || true
+grep -q '^DONE$' <<< "$results" ||
+	fail "crafted packets: script did not finish ($(tail -3 "$tmp/crafted.err" | tr '\n' ' '))"
+while read -r verdict name; do
+	case $verdict in
+	OK) pass "no reply to $name" ;;
+	FAIL) fail "no reply to $name" ;;
+	esac
+done <<< "$results"
+
+rm -rf "$tmp"
+finish

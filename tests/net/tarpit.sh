@@ -1,0 +1,100 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# TARPIT modes against a real Linux client, IPv4 and IPv6:
+#  --tarpit    connect succeeds, the send stalls on a zero window, no
+#              payload leaves the client, and the connection outlives
+#              tcp_retries2=3 zero-window probes because each is answered;
+#  --honeypot  the payload arrives (string-match counter), all of it is
+#              acked even in GSO/GRO-sized skbs, and the client's FIN too;
+#  --reset     connect is refused.
+# INPUT on host (iptables-legacy), --tarpit also in FORWARD on router
+# (iptables-nft).
+set -e
+source "$(dirname "$0")/../lib.sh"
+trap cleanup EXIT
+
+require python3 iptables-legacy iptables-nft
+TCP_CLIENT=$(dirname "$0")/tcp_client.py
+HOLD=6
+HONEY_BYTES=200000
+
+setup_topology
+# Unanswered probes would kill a connection after 3 of them (~3s).
+ns client sysctl -qw net.ipv4.tcp_retries2=3
+
+for v in 4 6; do
+	ipt=iptables-legacy
+	[ $v = 6 ] && ipt=ip6tables-legacy
+	ns host $ipt -A INPUT -p tcp --dport 9000 -m string --algo bm \
+		--string CHAOSPAYLOAD -m comment --comment "payload-tarpit$v"
+	ns host $ipt -A INPUT -p tcp --dport 9001 -m string --algo bm \
+		--string CHAOSPAYLOAD -m comment --comment "payload-honey$v"
+	ns host $ipt -A INPUT -p tcp --dport 9001 -m length \
+		--length 1600:65535 -m comment --comment "big-honey$v"
+	ns host $ipt -A INPUT -p tcp --dport 9000 -j TARPIT
+	ns host $ipt -A INPUT -p tcp --dport 9001 -j TARPIT --honeypot
+	ns host $ipt -A INPUT -p tcp --dport 9002 -j TARPIT --reset
+done
+ns router iptables-nft -A FORWARD -p tcp -d "$HOST4" --dport 9100 \
+	-j TARPIT --tarpit
+ns router ip6tables-nft -A FORWARD -p tcp -d "$HOST6" --dport 9100 \
+	-j TARPIT --tarpit
+
+# check_hold WHAT TARGET PORT
+check_hold() {
+	local what=$1 target=$2 port=$3 got wnd backoff
+	got=$(ns client timeout 60 /usr/bin/python3 "$TCP_CLIENT" hold "$target" "$port" $HOLD 2>&1) ||
+		true
+	wnd=$(sed -n 's/^held .*snd_wnd=\([0-9]*\).*/\1/p' <<< "$got")
+	backoff=$(sed -n 's/^held .*backoff=\([0-9]*\).*/\1/p' <<< "$got")
+	if [ "$wnd" = 0 ] && [ "${backoff:-0}" -ge 3 ]; then
+		pass "$what: connection held ${HOLD}s on a zero window, $backoff probes answered ($got)"
+	else
+		fail "$what: tarpit hold (expected 'held snd_wnd=0 backoff>=3', got '$got')"
+	fi
+}
+
+for v in 4 6; do
+	ipt=iptables-legacy target=$HOST4
+	[ $v = 6 ] && ipt=ip6tables-legacy target=$HOST6
+
+	check_hold "INPUT v$v --tarpit" "$target" 9000
+	c=$(ipt_pkts host $ipt "payload-tarpit$v")
+	if [ "$c" = 0 ]; then
+		pass "INPUT v$v --tarpit: no payload left the client"
+	else
+		fail "INPUT v$v --tarpit: payload packets (expected 0, got $c)"
+	fi
+
+	got=$(ns client timeout 60 /usr/bin/python3 "$TCP_CLIENT" honey "$target" 9001 \
+		$HONEY_BYTES 2>&1) || true
+	acked=$(sed -n 's/^acked=\([0-9]*\) .*/\1/p' <<< "$got")
+	if [ "${acked:-0}" -ge $HONEY_BYTES ] && grep -q 'state=5$' <<< "$got"; then
+		pass "INPUT v$v --honeypot: all $HONEY_BYTES bytes and the FIN acked ($got)"
+	else
+		fail "INPUT v$v --honeypot: (expected acked>=$HONEY_BYTES and state=5, got '$got')"
+	fi
+	c=$(ipt_pkts host $ipt "payload-honey$v")
+	if [ "$c" -gt 0 ]; then
+		pass "INPUT v$v --honeypot: payload received ($c packets matched)"
+	else
+		fail "INPUT v$v --honeypot: payload packets (expected > 0, got 0)"
+	fi
+	c=$(ipt_pkts host $ipt "big-honey$v")
+	if [ "$c" -gt 0 ]; then
+		pass "INPUT v$v --honeypot: answered $c skbs larger than the MTU"
+	else
+		fail "INPUT v$v --honeypot: skbs larger than the MTU (expected > 0, got 0)"
+	fi
+
+	got=$(ns client timeout 60 /usr/bin/python3 "$TCP_CLIENT" outcome "$target" 9002 2>&1) || true
+	if [ "$got" = refused ]; then
+		pass "INPUT v$v --reset: connect refused"
+	else
+		fail "INPUT v$v --reset: connect (expected refused, got $got)"
+	fi
+
+	check_hold "FORWARD v$v --tarpit" "$target" 9100
+done
+
+finish
