@@ -39,6 +39,7 @@ bool portscan_mask_valid(u32 mark_mask)
 	       ((mark_mask >> shift) & PORTSCAN_STATE_ALL) == PORTSCAN_STATE_ALL;
 }
 
+/* TCP header offset; conntrack reassembled, so skip any fragment. */
 static int portscan_thoff(const struct sk_buff *skb, u8 pf)
 {
 	__be16 frag_off;
