@@ -30,9 +30,9 @@ static void tarpit_tg_help(void)
 "  --honeypot    complete the handshake with an open window so the peer\n"
 "                sends its payload; we never send data\n"
 "  --reset       answer with a RST, as a closed port would\n"
-"The packet itself is dropped. With conntrack, every tarpitted connection\n"
-"holds a conntrack entry: exempt the port in the raw table with\n"
-"\"-j CT --notrack\" (see the man page).\n");
+"The packet itself is dropped and no state is kept; exempting the port from\n"
+"conntrack in the raw table (\"-j CT --notrack\") saves conntrack work on\n"
+"every segment (see the man page).\n");
 }
 
 static const struct xt_option_entry tarpit_tg_opts[] = {
