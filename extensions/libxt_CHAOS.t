@@ -7,7 +7,7 @@
 -j CHAOS --delude;=;OK
 -j CHAOS --tarpit;=;OK
 -j CHAOS --delude --reject-prob 0.05 --rate 5/sec --burst 3;=;OK
--j CHAOS --reject-prob 0.5 --rate 2/sec --burst 2;-j CHAOS;OK
+-j CHAOS --reject-prob 0.1 --rate 2/sec --burst 5;-j CHAOS;OK
 -j CHAOS --reject-prob 0.123456;=;OK
 -j CHAOS --reject-prob 0;=;OK
 -j CHAOS --reject-prob 1;=;OK

@@ -48,23 +48,35 @@ struct chaos_bucket {
 };
 
 /*
- * Negative answers go to repeated probes only. A scanner that hears nothing
- * on its first try but an answer to a retry takes it for packet loss: it
- * retries every silent port more often and slows down, as against a lossy
- * link. Probes are told apart by source, protocol and destination port, not
+ * Negative answers go to retries only. A scanner that hears nothing on a
+ * first try but an answer to a retry takes it for packet loss: it allows
+ * every silent port as many retries as its latest answer needed, and
+ * slows down as they grow. So each source gets, within the rate limit,
+ * an answer to any retry that goes one further than all it was answered
+ * before (its rung), and to the others only with --reject-prob: the
+ * scanner climbs to its retry cap and its longest delay between probes.
+ * Probes are told apart by source, protocol and destination port, not
  * source port, which nmap changes on every retry; collisions in the small
- * table only make a first probe look repeated.
+ * tables only miscount retries.
  */
-#define CHAOS_SEEN_SLOTS	512
+#define CHAOS_PORT_SLOTS	512
+#define CHAOS_SOURCE_SLOTS	64
 #define CHAOS_SEEN_TIME		(60 * HZ)
+
+struct chaos_seen {
+	u32 stamp;	/* jiffies | 1 of the last probe or climb, 0 if none */
+	u32 count;	/* port: probes so far; source: its rung */
+};
 
 struct chaos_state {
 	struct chaos_bucket bucket;
 	u32 seed;
-	u32 seen[CHAOS_SEEN_SLOTS];	/* jiffies | 1 of the last probe */
+	struct chaos_seen port[CHAOS_PORT_SLOTS];
+	struct chaos_seen source[CHAOS_SOURCE_SLOTS];
 };
 
-static bool chaos_bucket_take(struct chaos_bucket *b)
+/* Take a token if @spare more stay in the bucket (in units of time). */
+static bool chaos_bucket_take(struct chaos_bucket *b, u64 spare)
 {
 	s64 old = atomic64_read(&b->tat);
 	u64 now = get_jiffies_64();
@@ -74,7 +86,7 @@ static bool chaos_bucket_take(struct chaos_bucket *b)
 	do {
 		tat = max_t(u64, old, now) + b->interval;
 		/* An empty bucket costs a read only, even under a flood. */
-		if (tat - now > b->tolerance)
+		if (tat - now + spare > b->tolerance)
 			return false;
 	} while (!atomic64_try_cmpxchg(&b->tat, &old, tat));
 	return true;
@@ -86,21 +98,21 @@ static bool chaos_chance(u32 ppm)
 	return ((u64)get_random_u32() * XT_CHAOS_PROB_ONE >> 32) < ppm;
 }
 
-static bool chaos_repeated(struct chaos_state *st, const struct sk_buff *skb,
-			   u8 family, u8 proto, __be16 port)
+static u32 chaos_source_hash(const struct sk_buff *skb, u8 family)
 {
-	u32 now = (u32)jiffies | 1, last, src, *slot;
-
 	if (family == NFPROTO_IPV4)
-		src = (__force u32)ip_hdr(skb)->saddr;
-	else
-		src = ipv6_addr_hash(&ipv6_hdr(skb)->saddr);
-	slot = &st->seen[jhash_2words(src, proto << 16 | (__force u16)port,
-				      st->seed) % CHAOS_SEEN_SLOTS];
-	/* Racing updates of a slot lose a timestamp at worst. */
-	last = READ_ONCE(*slot);
-	WRITE_ONCE(*slot, now);
-	return last && now - last < CHAOS_SEEN_TIME;
+		return (__force u32)ip_hdr(skb)->saddr;
+	return ipv6_addr_hash(&ipv6_hdr(skb)->saddr);
+}
+
+/* Count of a live slot, 0 for a stale one. */
+static u32 chaos_seen_count(const struct chaos_seen *seen, u32 now)
+{
+	u32 last = READ_ONCE(seen->stamp);
+
+	if (!last || now - last >= CHAOS_SEEN_TIME)
+		return 0;
+	return READ_ONCE(seen->count);
 }
 
 /* Whether to give the negative answer to a probe for @proto/@port. */
@@ -110,10 +122,33 @@ static bool chaos_refuse(const struct sk_buff *skb,
 {
 	const struct xt_chaos_tginfo *info = par->targinfo;
 	struct chaos_state *st = info->priv;
+	u32 now = (u32)jiffies | 1, src, tries;
+	struct chaos_seen *seen, *source;
+	bool climb;
 
-	return chaos_repeated(st, skb, xt_family(par), proto, port) &&
-	       chaos_chance(info->reject_prob) &&
-	       chaos_bucket_take(&st->bucket);
+	src = chaos_source_hash(skb, xt_family(par));
+	seen = &st->port[jhash_2words(src, proto << 16 | (__force u16)port,
+				      st->seed) % CHAOS_PORT_SLOTS];
+	source = &st->source[jhash_1word(src, st->seed) % CHAOS_SOURCE_SLOTS];
+
+	/* Racing updates of a slot miscount a retry at worst. */
+	tries = chaos_seen_count(seen, now);
+	WRITE_ONCE(seen->stamp, now);
+	WRITE_ONCE(seen->count, tries + 1);
+	if (!tries)
+		return false;
+
+	/* The other answers leave a token for the next climb. */
+	climb = tries > chaos_seen_count(source, now);
+	if (!climb && !chaos_chance(info->reject_prob))
+		return false;
+	if (!chaos_bucket_take(&st->bucket, climb ? 0 : st->bucket.interval))
+		return false;
+	if (climb) {
+		WRITE_ONCE(source->stamp, now);
+		WRITE_ONCE(source->count, tries);
+	}
+	return true;
 }
 
 /* Transport protocol, or -1 for a non-first fragment or a bad header chain. */

@@ -16,11 +16,11 @@ CASES='
 -p tcp -j TARPIT| mode tarpit
 -p tcp -j TARPIT --honeypot| mode honeypot
 -p tcp -j TARPIT --reset| mode reset
--j CHAOS| reject-prob 0.5 rate 2/sec burst 2
--j CHAOS --delude| delude reject-prob 0.5 delude-prob 0.05 rate 2/sec burst 2
+-j CHAOS| reject-prob 0.1 rate 2/sec burst 5
+-j CHAOS --delude| delude reject-prob 0.1 delude-prob 0.05 rate 2/sec burst 5
 -j CHAOS --tarpit --delude-prob 0.000001 --reject-prob .5 --rate 90/min --burst 7| tarpit reject-prob 0.5 delude-prob 0.000001 rate 90/min burst 7
--j CHAOS --reject-prob 1.000 --rate 300/minute| reject-prob 1 rate 5/sec burst 2
--j CHAOS --reject-prob 0.1200 --rate 1/s| reject-prob 0.12 rate 1/sec burst 2
+-j CHAOS --reject-prob 1.000 --rate 300/minute| reject-prob 1 rate 5/sec burst 5
+-j CHAOS --reject-prob 0.1200 --rate 1/s| reject-prob 0.12 rate 1/sec burst 5
 '
 
 for ipt in $IPTS; do
