@@ -53,8 +53,9 @@ struct chaos_bucket {
  * every silent port as many retries as its latest answer needed, and
  * slows down as they grow. So each source gets, within the rate limit,
  * an answer to any retry that goes one further than all it was answered
- * before (its rung), and to the others only with --reject-prob: the
- * scanner climbs to its retry cap and its longest delay between probes.
+ * before (its rung), and to the others, once the rung is high enough,
+ * only with --reject-prob: the scanner climbs to its retry cap and its
+ * longest delay between probes.
  * Probes are told apart by source, protocol and destination port, not
  * source port, which nmap changes on every retry; collisions in the small
  * tables only miscount retries.
@@ -62,6 +63,7 @@ struct chaos_bucket {
 #define CHAOS_PORT_SLOTS	512
 #define CHAOS_SOURCE_SLOTS	64
 #define CHAOS_SEEN_TIME		(60 * HZ)
+#define CHAOS_QUIET_RUNGS	4	/* nmap slows down from its 4th retry */
 
 struct chaos_seen {
 	u32 stamp;	/* jiffies | 1 of the last probe or climb, 0 if none */
@@ -122,7 +124,7 @@ static bool chaos_refuse(const struct sk_buff *skb,
 {
 	const struct xt_chaos_tginfo *info = par->targinfo;
 	struct chaos_state *st = info->priv;
-	u32 now = (u32)jiffies | 1, src, tries;
+	u32 now = (u32)jiffies | 1, src, tries, rung;
 	struct chaos_seen *seen, *source;
 	bool climb;
 
@@ -138,9 +140,15 @@ static bool chaos_refuse(const struct sk_buff *skb,
 	if (!tries)
 		return false;
 
-	/* The other answers leave a token for the next climb. */
-	climb = tries > chaos_seen_count(source, now);
-	if (!climb && !chaos_chance(info->reject_prob))
+	/*
+	 * The other answers wait until the scanner has climbed to where it
+	 * slows down, and leave a token for the next climb: early answers
+	 * would use up the kernel's own ICMP burst for the peer.
+	 */
+	rung = chaos_seen_count(source, now);
+	climb = tries > rung;
+	if (!climb && (rung < CHAOS_QUIET_RUNGS ||
+		       !chaos_chance(info->reject_prob)))
 		return false;
 	if (!chaos_bucket_take(&st->bucket, climb ? 0 : st->bucket.interval))
 		return false;
