@@ -131,7 +131,6 @@ static bool chaos_refuse(const struct sk_buff *skb,
 	src = chaos_source_hash(skb, xt_family(par));
 	seen = &st->port[jhash_2words(src, proto << 16 | (__force u16)port,
 				      st->seed) % CHAOS_PORT_SLOTS];
-	source = &st->source[jhash_1word(src, st->seed) % CHAOS_SOURCE_SLOTS];
 
 	/* Racing updates of a slot miscount a retry at worst. */
 	tries = chaos_seen_count(seen, now);
@@ -145,6 +144,7 @@ static bool chaos_refuse(const struct sk_buff *skb,
 	 * slows down, and leave a token for the next climb: early answers
 	 * would use up the kernel's own ICMP burst for the peer.
 	 */
+	source = &st->source[jhash_1word(src, st->seed) % CHAOS_SOURCE_SLOTS];
 	rung = chaos_seen_count(source, now);
 	climb = tries > rung;
 	if (!climb && (rung < CHAOS_QUIET_RUNGS ||
