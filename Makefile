@@ -16,8 +16,10 @@ BUILD := $(CURDIR)/build/$(KVER)
 PKG_CONFIG ?= pkg-config
 XTLIBDIR ?= $(shell $(PKG_CONFIG) --variable=xtlibdir xtables)
 CFLAGS ?= -O2 -g
+# As iptables builds its own: XTABLES_INTERNAL and _INIT turn each plugin's
+# _init() into a uniquely named constructor.
 PLUGIN_CFLAGS = $(CFLAGS) -Wall -Wextra -Werror -fPIC -Iinclude \
-		 $(shell $(PKG_CONFIG) --cflags xtables)
+		 -DXTABLES_INTERNAL $(shell $(PKG_CONFIG) --cflags xtables)
 PLUGIN_LDFLAGS := $(LDFLAGS) -shared
 PLUGINS := $(patsubst %.c,%.so,$(wildcard extensions/libxt_*.c))
 KSRC := Kbuild $(wildcard kernel/*.[ch] include/linux/netfilter/*.h)
@@ -38,7 +40,7 @@ modules_install: modules
 plugins: $(PLUGINS)
 
 extensions/libxt_%.so: extensions/libxt_%.c $(wildcard include/linux/netfilter/*.h)
-	$(CC) $(PLUGIN_CFLAGS) $(PLUGIN_LDFLAGS) -o $@ $<
+	$(CC) $(PLUGIN_CFLAGS) -D_INIT=libxt_$*_init $(PLUGIN_LDFLAGS) -o $@ $<
 
 install: modules_install plugins
 	install -d $(DESTDIR)$(XTLIBDIR)

@@ -23,6 +23,12 @@ enum {
 	F_DELUDE_PROB = 1 << O_DELUDE_PROB,
 };
 
+/* Defaults: probabilities in ppm, rate per minute. */
+#define CHAOS_REJECT_PROB	100000	/* 10% of the other retries */
+#define CHAOS_DELUDE_PROB	 50000	/* 5% of SYN probes */
+#define CHAOS_RATE		   120
+#define CHAOS_BURST		     5
+
 /* Largest --burst; a deeper bucket would let a scan through unslowed. */
 #define CHAOS_BURST_MAX	10000
 
@@ -75,10 +81,10 @@ static void chaos_tg_help(void)
 "  --burst N             token bucket depth of the rate limit, 1 to %u\n"
 "                        (default %u)\n"
 "Probabilities run from 0 to 1 in steps of 0.000001.\n",
-	       chaos_prob_str(rp, sizeof(rp), XT_CHAOS_REJECT_PROB),
-	       chaos_prob_str(dp, sizeof(dp), XT_CHAOS_DELUDE_PROB),
-	       chaos_rate_str(rate, sizeof(rate), XT_CHAOS_RATE),
-	       CHAOS_BURST_MAX, XT_CHAOS_BURST);
+	       chaos_prob_str(rp, sizeof(rp), CHAOS_REJECT_PROB),
+	       chaos_prob_str(dp, sizeof(dp), CHAOS_DELUDE_PROB),
+	       chaos_rate_str(rate, sizeof(rate), CHAOS_RATE),
+	       CHAOS_BURST_MAX, CHAOS_BURST);
 }
 
 #define s struct xt_chaos_tginfo
@@ -101,10 +107,10 @@ static void chaos_tg_init(struct xt_entry_target *t)
 {
 	struct xt_chaos_tginfo *info = (void *)t->data;
 
-	info->reject_prob = XT_CHAOS_REJECT_PROB;
-	info->delude_prob = XT_CHAOS_DELUDE_PROB;
-	info->rate = XT_CHAOS_RATE;
-	info->burst = XT_CHAOS_BURST;
+	info->reject_prob = CHAOS_REJECT_PROB;
+	info->delude_prob = CHAOS_DELUDE_PROB;
+	info->rate = CHAOS_RATE;
+	info->burst = CHAOS_BURST;
 }
 
 /*
@@ -243,15 +249,15 @@ static void chaos_tg_save(const void *ip __attribute__((unused)),
 
 	if (variant)
 		printf(" --%s", variant);
-	if (info->reject_prob != XT_CHAOS_REJECT_PROB)
+	if (info->reject_prob != CHAOS_REJECT_PROB)
 		printf(" --reject-prob %s",
 		       chaos_prob_str(buf, sizeof(buf), info->reject_prob));
-	if (variant && info->delude_prob != XT_CHAOS_DELUDE_PROB)
+	if (variant && info->delude_prob != CHAOS_DELUDE_PROB)
 		printf(" --delude-prob %s",
 		       chaos_prob_str(buf, sizeof(buf), info->delude_prob));
-	if (info->rate != XT_CHAOS_RATE)
+	if (info->rate != CHAOS_RATE)
 		printf(" --rate %s", chaos_rate_str(buf, sizeof(buf), info->rate));
-	if (info->burst != XT_CHAOS_BURST)
+	if (info->burst != CHAOS_BURST)
 		printf(" --burst %u", info->burst);
 }
 
@@ -271,8 +277,7 @@ static struct xtables_target chaos_tg_reg = {
 	.x6_options    = chaos_tg_opts,
 };
 
-/* A constructor: the Makefile builds plugins without iptables' _INIT trick. */
-static void __attribute__((constructor)) chaos_tg_ldr(void)
+void _init(void)
 {
 	xtables_register_target(&chaos_tg_reg);
 }

@@ -22,8 +22,7 @@ static struct xtables_target delude_tg_reg = {
 	.help          = delude_tg_help,
 };
 
-/* A constructor: the Makefile builds plugins without iptables' _INIT trick. */
-static void __attribute__((constructor)) delude_tg_ldr(void)
+void _init(void)
 {
 	xtables_register_target(&delude_tg_reg);
 }

@@ -87,8 +87,7 @@ static struct xtables_target tarpit_tg_reg = {
 	.x6_options    = tarpit_tg_opts,
 };
 
-/* A constructor: the Makefile builds plugins without iptables' _INIT trick. */
-static void __attribute__((constructor)) tarpit_tg_ldr(void)
+void _init(void)
 {
 	xtables_register_target(&tarpit_tg_reg);
 }

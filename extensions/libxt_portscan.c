@@ -6,6 +6,9 @@
 #include <xtables.h>
 #include <linux/netfilter/xt_portscan.h>
 
+/* Default connmark bits that hold the per-flow state. */
+#define PORTSCAN_MARK_MASK	0xf8000000U
+
 enum {
 	O_STEALTH = 0,
 	O_SYNSCAN,
@@ -43,7 +46,7 @@ static void portscan_mt_help(void)
 "                        portscan rule of a network namespace\n"
 "Not invertible: \"not a scan\" would match all normal traffic; put\n"
 "ACCEPT or RETURN rules first instead.\n",
-	       XT_PORTSCAN_STATE_BITS, XT_PORTSCAN_MARK_MASK);
+	       XT_PORTSCAN_STATE_BITS, PORTSCAN_MARK_MASK);
 }
 
 #define s struct xt_portscan_mtinfo
@@ -62,11 +65,11 @@ static void portscan_mt_init(struct xt_entry_match *m)
 {
 	struct xt_portscan_mtinfo *info = (void *)m->data;
 
-	info->mark_mask = XT_PORTSCAN_MARK_MASK;
+	info->mark_mask = PORTSCAN_MARK_MASK;
 }
 
 /* The state needs XT_PORTSCAN_STATE_BITS bits upwards of the lowest set bit. */
-static int portscan_mask_ok(uint32_t mask)
+static int portscan_mask_valid(uint32_t mask)
 {
 	uint64_t need;
 
@@ -82,7 +85,7 @@ static void portscan_mt_parse(struct xt_option_call *cb)
 
 	xtables_option_parse(cb);
 	if (cb->entry->id == O_MARK_MASK) {
-		if (!portscan_mask_ok(info->mark_mask))
+		if (!portscan_mask_valid(info->mark_mask))
 			xtables_error(PARAMETER_PROBLEM,
 				      "portscan: --mark-mask 0x%x must contain %u contiguous bits starting at its lowest set bit",
 				      info->mark_mask, XT_PORTSCAN_STATE_BITS);
@@ -108,10 +111,10 @@ static void portscan_mt_print(const void *ip __attribute__((unused)),
 	unsigned int i;
 
 	printf(" portscan");
-	for (i = 0; i < sizeof(portscan_classes) / sizeof(*portscan_classes); ++i)
+	for (i = 0; i < ARRAY_SIZE(portscan_classes); ++i)
 		if (info->match & portscan_classes[i].flag)
 			printf(" %s", portscan_classes[i].name);
-	if (info->mark_mask != XT_PORTSCAN_MARK_MASK)
+	if (info->mark_mask != PORTSCAN_MARK_MASK)
 		printf(" mark-mask 0x%x", info->mark_mask);
 }
 
@@ -121,10 +124,10 @@ static void portscan_mt_save(const void *ip __attribute__((unused)),
 	const struct xt_portscan_mtinfo *info = (const void *)m->data;
 	unsigned int i;
 
-	for (i = 0; i < sizeof(portscan_classes) / sizeof(*portscan_classes); ++i)
+	for (i = 0; i < ARRAY_SIZE(portscan_classes); ++i)
 		if (info->match & portscan_classes[i].flag)
 			printf(" --%s", portscan_classes[i].opt);
-	if (info->mark_mask != XT_PORTSCAN_MARK_MASK)
+	if (info->mark_mask != PORTSCAN_MARK_MASK)
 		printf(" --mark-mask 0x%x", info->mark_mask);
 }
 
@@ -144,8 +147,7 @@ static struct xtables_match portscan_mt_reg = {
 	.x6_options    = portscan_mt_opts,
 };
 
-/* A constructor: the Makefile builds plugins without iptables' _INIT trick. */
-static void __attribute__((constructor)) portscan_mt_ldr(void)
+void _init(void)
 {
 	xtables_register_match(&portscan_mt_reg);
 }

@@ -14,11 +14,6 @@ enum xt_chaos_variant {
 /* Probabilities are in parts per million. */
 #define XT_CHAOS_PROB_ONE	1000000U
 
-#define XT_CHAOS_REJECT_PROB	100000U	/* 10% of the other retries */
-#define XT_CHAOS_DELUDE_PROB	 50000U	/* 5% of SYN probes */
-#define XT_CHAOS_RATE		   120U	/* negative answers per minute */
-#define XT_CHAOS_BURST		     5U
-
 struct xt_chaos_tginfo {
 	__u8 variant;
 	__u32 reject_prob;	/* ppm: answer with RST or ICMP */

@@ -13,8 +13,6 @@ enum {
 	XT_PORTSCAN_ALL     = (1 << 4) - 1,
 };
 
-/* Default connmark bits that hold the per-flow state. */
-#define XT_PORTSCAN_MARK_MASK	0xf8000000U
 /* Number of contiguous connmark bits the state needs. */
 #define XT_PORTSCAN_STATE_BITS	5
 
