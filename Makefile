@@ -26,9 +26,14 @@ KSRC := Kbuild $(wildcard kernel/*.[ch] include/linux/netfilter/*.h)
 
 all: modules plugins
 
+# Kbuild writes objects next to the sources (M=), so each kernel builds in
+# a copy of its own, build/$(KVER). A source deleted from the tree empties
+# the copy: no stale object or module may linger there.
 modules: $(KSRC)
 	@test -n "$(KVER)" -a -d "$(KDIR)" || \
 		{ echo "no kernel headers (KVER=$(KVER)); run tests/install-deps"; exit 1; }
+	@for f in $(BUILD)/kernel/*.[ch] $(BUILD)/include/linux/netfilter/*.h; do \
+		[ -e "$${f#$(BUILD)/}" ] || { rm -rf $(BUILD); break; }; done
 	@mkdir -p $(BUILD)
 	@cp -au Kbuild kernel include $(BUILD)/
 	$(MAKE) -C $(KDIR) M=$(BUILD) W=1 modules
