@@ -102,7 +102,7 @@ static void __exit portscan_mt_exit(void)
 
 module_init(portscan_mt_init);
 module_exit(portscan_mt_exit);
-MODULE_AUTHOR("chaostables authors");
+MODULE_AUTHOR("chaostables developers");
 MODULE_DESCRIPTION("Xtables: TCP port scan detection");
 MODULE_LICENSE("GPL");
 MODULE_ALIAS("ipt_portscan");

@@ -374,6 +374,7 @@ static void __exit chaos_tg_exit(void)
 
 module_init(chaos_tg_init);
 module_exit(chaos_tg_exit);
+MODULE_AUTHOR("chaostables developers");
 MODULE_DESCRIPTION("Xtables: slow, random and lying answers to port scans");
 MODULE_LICENSE("GPL");
 MODULE_ALIAS("ipt_CHAOS");
