@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Scan classifier of xt_portscan, shared with CHAOS through portscan.h.
+ * Scan classifier of xt_portscan, shared with CHAOS.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 #include <linux/export.h>
@@ -10,7 +10,7 @@
 #include <net/netfilter/nf_conntrack.h>
 #include <net/netfilter/nf_conntrack_core.h>
 #include <net/netfilter/nf_conntrack_zones.h>
-#include "portscan.h"
+#include "portscan_classify.h"
 #include "portscan_track.h"
 
 /* PSH, ECE and CWR aside, the flag sets real stacks send. */

@@ -10,7 +10,7 @@
 #include <linux/netfilter/x_tables.h>
 #include <linux/netfilter/xt_portscan.h>
 #include <net/netfilter/nf_conntrack.h>
-#include "portscan.h"
+#include "portscan_classify.h"
 #include "portscan_track.h"
 
 static bool portscan_mt(const struct sk_buff *skb, struct xt_action_param *par)

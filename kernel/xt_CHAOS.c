@@ -30,7 +30,7 @@
 #include <net/netfilter/ipv4/nf_reject.h>
 #include <net/netfilter/ipv6/nf_reject.h>
 #include "nf_chaos_reply.h"
-#include "portscan.h"
+#include "portscan_classify.h"
 
 /*
  * The rate limit is a token bucket kept as one theoretical arrival time

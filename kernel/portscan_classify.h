@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef _PORTSCAN_H
-#define _PORTSCAN_H
+#ifndef _PORTSCAN_CLASSIFY_H
+#define _PORTSCAN_CLASSIFY_H
 
 #include <linux/bits.h>
 #include <linux/skbuff.h>
@@ -20,4 +20,4 @@
 unsigned int portscan_classify(struct net *net, const struct sk_buff *skb,
 			       unsigned int thoff, u8 family, u32 mark_mask);
 
-#endif /* _PORTSCAN_H */
+#endif /* _PORTSCAN_CLASSIFY_H */
