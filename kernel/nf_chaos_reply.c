@@ -7,6 +7,7 @@
 
 #include <linux/module.h>
 #include <linux/netfilter.h>
+#include <linux/netfilter_bridge.h>
 #include <linux/netfilter_ipv4.h>
 #include <linux/netfilter_ipv6.h>
 #include <linux/siphash.h>
@@ -15,8 +16,10 @@
 #include <net/ip.h>
 #include <net/ip6_checksum.h>
 #include <net/ip6_route.h>
+#include <net/l3mdev.h>
 #include <net/route.h>
 #include <net/tcp.h>
+#include <net/xfrm.h>
 #include <net/netfilter/nf_conntrack.h>
 #include <net/netfilter/ipv4/nf_reject.h>
 #include <net/netfilter/ipv6/nf_reject.h>
@@ -188,80 +191,206 @@ static bool nf_chaos_plan(struct nf_chaos_seg *seg,
 	return true;
 }
 
-/* Build the IP packet around @seg, route it like REJECT does, send it. */
-static bool nf_chaos_send(struct net *net, struct sk_buff *oldskb, u8 family,
-			  const struct nf_chaos_seg *seg)
+/* On a SYN/ACK, the MSS option: what a path of @mss lets us receive. */
+static void nf_chaos_put_mss(struct tcphdr *th, u32 mss)
+{
+	if (th->syn)
+		*(__be32 *)(th + 1) = htonl(TCPOPT_MSS << 24 | TCPOLEN_MSS << 16 |
+					    min_t(u32, mss, U16_MAX));
+}
+
+/*
+ * The reply belongs to the segment's connection if conntrack has one:
+ * attached to it as RELATED (as REJECT does), it has the flow's NAT undone,
+ * so it leaves from the address and port the peer spoke to, and it never
+ * confirms an entry of its own. Without one it stays untracked.
+ */
+static void nf_chaos_track(struct sk_buff *nskb, struct sk_buff *oldskb)
+{
+	if (skb_nfct(oldskb))
+		nf_ct_attach(nskb, oldskb);
+	else
+		nf_ct_set(nskb, NULL, IP_CT_UNTRACKED);
+}
+
+/* br_netfilter shows the IP hooks the segments a bridge forwards. */
+static bool nf_chaos_bridged(const struct sk_buff *oldskb)
+{
+#if IS_ENABLED(CONFIG_BRIDGE_NETFILTER)
+	return nf_bridge_info_exists(oldskb);
+#else
+	return false;
+#endif
+}
+
+/*
+ * A bridged segment is answered out of the bridge port it came in by,
+ * from the MAC address it was sent to, as nf_send_reset() does: a routed
+ * reply would leave by another port with our address, or find no route
+ * on a bridge that has no address.
+ */
+static bool nf_chaos_bridge_xmit(struct net *net, struct sk_buff *oldskb,
+				 struct sk_buff *nskb)
+{
+#if IS_ENABLED(CONFIG_BRIDGE_NETFILTER)
+	const struct ethhdr *oeth = eth_hdr(oldskb);
+	struct net_device *port = nf_bridge_get_physindev(oldskb, net);
+
+	if (port) {
+		nskb->dev = port;
+		if (dev_hard_header(nskb, port, ntohs(nskb->protocol),
+				    oeth->h_source, oeth->h_dest,
+				    nskb->len) >= 0) {
+			dev_queue_xmit(nskb);
+			return true;
+		}
+	}
+#endif
+	kfree_skb(nskb);
+	return false;
+}
+
+/* No route to ask: what the bridge device or port of @oldskb carries. */
+static u32 nf_chaos_bridge_mss(const struct sk_buff *oldskb, u32 nhlen)
+{
+	return oldskb->dev->mtu - nhlen - sizeof(struct tcphdr);
+}
+
+/*
+ * A full software checksum over at most 24 bytes in both senders: correct
+ * on the wire and in any capture whatever the device offloads.
+ */
+static bool nf_chaos_send4(struct net *net, struct sk_buff *oldskb,
+			   const struct nf_chaos_seg *seg)
 {
 	unsigned int tcplen = __tcp_hdrlen(&seg->th);
-	struct dst_entry *dst;
+	bool bridged = nf_chaos_bridged(oldskb);
 	struct sk_buff *nskb;
+	struct iphdr *iph;
 	struct tcphdr *th;
-	int err;
+	u32 mss;
 
-	nskb = alloc_skb(LL_MAX_HEADER + sizeof(struct ipv6hdr) + sizeof(*seg),
+	nskb = alloc_skb(LL_MAX_HEADER + sizeof(*iph) + sizeof(*seg),
 			 GFP_ATOMIC);
 	if (!nskb)
 		return false;
 	skb_reserve(nskb, LL_MAX_HEADER);
-	/* The route_me_harder helpers start from a dst and replace it. */
-	skb_dst_set_noref(nskb, skb_dst(oldskb));
-
-	/* TTL and MSS depend on the route: set once it is known. */
-	if (family == NFPROTO_IPV4) {
-		nf_reject_iphdr_put(nskb, oldskb, IPPROTO_TCP, 0);
-		ip_hdr(nskb)->tot_len = htons(sizeof(struct iphdr) + tcplen);
-		nskb->mark = IP4_REPLY_MARK(net, oldskb->mark);
-	} else {
-		nf_reject_ip6hdr_put(nskb, oldskb, IPPROTO_TCP, 0);
-		ipv6_hdr(nskb)->payload_len = htons(tcplen);
-		nskb->mark = IP6_REPLY_MARK(net, oldskb->mark);
-	}
+	nskb->mark = IP4_REPLY_MARK(net, oldskb->mark);
+	iph = nf_reject_iphdr_put(nskb, oldskb, IPPROTO_TCP,
+				  READ_ONCE(net->ipv4.sysctl_ip_default_ttl));
+	iph->tot_len = htons(sizeof(*iph) + tcplen);
 	skb_set_transport_header(nskb, nskb->len);
 	skb_put_data(nskb, seg, tcplen);
 
-	if (family == NFPROTO_IPV4)
-		err = ip_route_me_harder(net, NULL, nskb, RTN_UNSPEC);
-	else
-		err = ip6_route_me_harder(net, NULL, nskb);
-	if (err) {
-		kfree_skb(nskb);
-		return false;
-	}
-
-	dst = skb_dst(nskb);
-	th = tcp_hdr(nskb);
-	/* On a SYN/ACK, the MSS this route lets us receive. */
-	if (th->syn)
-		*(__be32 *)(th + 1) = htonl(TCPOPT_MSS << 24 | TCPOLEN_MSS << 16 |
-					    min_t(u32, dst_metric_advmss(dst),
-						  U16_MAX));
-
-	/*
-	 * A full software checksum over at most 24 bytes: correct on the
-	 * wire and in any capture whatever the device offloads.
-	 */
-	if (family == NFPROTO_IPV4) {
-		struct iphdr *iph = ip_hdr(nskb);
-
-		iph->ttl = ip4_dst_hoplimit(dst);
-		th->check = tcp_v4_check(tcplen, iph->saddr, iph->daddr,
-					 csum_partial(th, tcplen, 0));
+	if (bridged) {
+		mss = nf_chaos_bridge_mss(oldskb, sizeof(*iph));
 	} else {
-		struct ipv6hdr *ip6h = ipv6_hdr(nskb);
-
-		ip6h->hop_limit = ip6_dst_hoplimit(dst);
-		th->check = tcp_v6_check(tcplen, &ip6h->saddr, &ip6h->daddr,
-					 csum_partial(th, tcplen, 0));
+		/* ip_route_me_harder() starts from a dst and replaces it. */
+		skb_dst_set_noref(nskb, skb_dst(oldskb));
+		if (ip_route_me_harder(net, NULL, nskb, RTN_UNSPEC)) {
+			kfree_skb(nskb);
+			return false;
+		}
+		ip_hdr(nskb)->ttl = ip4_dst_hoplimit(skb_dst(nskb));
+		mss = dst_metric_advmss(skb_dst(nskb));
 	}
+
+	iph = ip_hdr(nskb);
+	th = tcp_hdr(nskb);
+	nf_chaos_put_mss(th, mss);
+	th->check = tcp_v4_check(tcplen, iph->saddr, iph->daddr,
+				 csum_partial(th, tcplen, 0));
 	nskb->ip_summed = CHECKSUM_NONE;
+	nf_chaos_track(nskb, oldskb);
 
-	/* A forged reply must not create conntrack entries. */
-	nf_ct_set(nskb, NULL, IP_CT_UNTRACKED);
+	if (bridged) {
+		ip_send_check(iph);
+		return nf_chaos_bridge_xmit(net, oldskb, nskb);
+	}
+	ip_local_out(net, NULL, nskb);
+	return true;
+}
 
-	if (family == NFPROTO_IPV4)
-		ip_local_out(net, NULL, nskb);
+/*
+ * Route the reply to @oldskb. A scoped peer (fe80::...%eth0) is reached
+ * only by the link it spoke on: the input route of a local segment is on
+ * the loopback device, where no fe80::/64 route is found.
+ */
+static struct dst_entry *nf_chaos_route6(struct net *net,
+					 struct sk_buff *oldskb,
+					 const struct tcphdr *th, u32 mark)
+{
+	const struct ipv6hdr *oip6h = ipv6_hdr(oldskb);
+	struct dst_entry *dst;
+	struct flowi6 fl6 = {
+		.flowi6_proto = IPPROTO_TCP,
+		.flowi6_mark = mark,
+		.saddr = oip6h->daddr,
+		.daddr = oip6h->saddr,
+		.fl6_sport = th->source,
+		.fl6_dport = th->dest,
+	};
+
+	if (rt6_need_strict(&fl6.daddr))
+		fl6.flowi6_oif = oldskb->dev->ifindex;
 	else
-		ip6_local_out(net, NULL, nskb);
+		fl6.flowi6_oif = l3mdev_master_ifindex(skb_dst(oldskb)->dev);
+	security_skb_classify_flow(oldskb, flowi6_to_flowi_common(&fl6));
+
+	dst = ip6_route_output(net, NULL, &fl6);
+	if (dst->error) {
+		dst_release(dst);
+		return NULL;
+	}
+	dst = xfrm_lookup(net, dst, flowi6_to_flowi(&fl6), NULL, 0);
+	return IS_ERR(dst) ? NULL : dst;
+}
+
+static bool nf_chaos_send6(struct net *net, struct sk_buff *oldskb,
+			   const struct nf_chaos_seg *seg)
+{
+	unsigned int tcplen = __tcp_hdrlen(&seg->th);
+	bool bridged = nf_chaos_bridged(oldskb);
+	struct dst_entry *dst;
+	struct ipv6hdr *ip6h;
+	struct sk_buff *nskb;
+	struct tcphdr *th;
+	u32 mss;
+
+	nskb = alloc_skb(LL_MAX_HEADER + sizeof(*ip6h) + sizeof(*seg),
+			 GFP_ATOMIC);
+	if (!nskb)
+		return false;
+	skb_reserve(nskb, LL_MAX_HEADER);
+	nskb->mark = IP6_REPLY_MARK(net, oldskb->mark);
+	ip6h = nf_reject_ip6hdr_put(nskb, oldskb, IPPROTO_TCP,
+				    READ_ONCE(net->ipv6.devconf_all->hop_limit));
+	ip6h->payload_len = htons(tcplen);
+	skb_set_transport_header(nskb, nskb->len);
+	th = skb_put_data(nskb, seg, tcplen);
+
+	if (bridged) {
+		mss = nf_chaos_bridge_mss(oldskb, sizeof(*ip6h));
+	} else {
+		dst = nf_chaos_route6(net, oldskb, th, nskb->mark);
+		if (!dst) {
+			kfree_skb(nskb);
+			return false;
+		}
+		skb_dst_set(nskb, dst);
+		ip6h->hop_limit = ip6_dst_hoplimit(dst);
+		mss = dst_metric_advmss(dst);
+	}
+
+	nf_chaos_put_mss(th, mss);
+	th->check = tcp_v6_check(tcplen, &ip6h->saddr, &ip6h->daddr,
+				 csum_partial(th, tcplen, 0));
+	nskb->ip_summed = CHECKSUM_NONE;
+	nf_chaos_track(nskb, oldskb);
+
+	if (bridged)
+		return nf_chaos_bridge_xmit(net, oldskb, nskb);
+	ip6_local_out(net, NULL, nskb);
 	return true;
 }
 
@@ -287,7 +416,9 @@ bool nf_chaos_tcp_answer(struct net *net, struct sk_buff *oldskb,
 			   tcplen - __tcp_hdrlen(oth), answer))
 		return false;
 
-	return nf_chaos_send(net, oldskb, family, &seg);
+	if (family == NFPROTO_IPV4)
+		return nf_chaos_send4(net, oldskb, &seg);
+	return nf_chaos_send6(net, oldskb, &seg);
 }
 EXPORT_SYMBOL_GPL(nf_chaos_tcp_answer);
 

@@ -18,7 +18,9 @@ enum nf_chaos_answer {
  * @oldskb must be routed: @hook is NF_INET_LOCAL_IN or NF_INET_FORWARD.
  * Returns true if a segment was sent; nothing is sent for RSTs, fragments,
  * broadcast/multicast/local sources or malformed headers. The reply is
- * untracked by conntrack. The caller drops @oldskb.
+ * RELATED to @oldskb's conntrack entry, if it has one, else untracked; a
+ * bridged @oldskb is answered out of its bridge port. The caller drops
+ * @oldskb.
  */
 bool nf_chaos_tcp_answer(struct net *net, struct sk_buff *oldskb,
 			 unsigned int hook, u8 family,

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """TCP clients for the DELUDE/TARPIT VM tests. Each prints one result line.
 
+  connect HOST PORT        connect only: connected[, then reset]|refused|timeout
   outcome HOST PORT        connect, send, read: refused|reset|closed|timeout|data
   hold HOST PORT SECS      connect, fill the send buffer, watch TCP_INFO for
                            SECS: "held snd_wnd=N backoff=N acked=N
@@ -41,9 +42,11 @@ def tcp_info(s):
 
 
 def connect(host, port, timeout=20):
+    # getaddrinfo gives a scoped address (fe80::1%eth0) its scope id.
+    addr = socket.getaddrinfo(host, port, family(host), socket.SOCK_STREAM)
     s = socket.socket(family(host), socket.SOCK_STREAM)
     s.settimeout(timeout)
-    s.connect((host, port))
+    s.connect(addr[0][4])
     return s
 
 
@@ -65,6 +68,19 @@ def outcome(host, port):
     except socket.timeout:
         return "timeout"
     return "data" if data else "closed"
+
+
+def connect_only(host, port):
+    try:
+        connect(host, port).close()
+    except ConnectionRefusedError:
+        return "refused"
+    except ConnectionResetError:
+        # A RST to the SYN refuses: this one came after the handshake.
+        return "connected, then reset"
+    except socket.timeout:
+        return "timeout"
+    return "connected"
 
 
 def hold(host, port, secs):
@@ -134,7 +150,9 @@ def many(host, port, n):
 
 def main(argv):
     cmd, host, port = argv[1], argv[2], int(argv[3])
-    if cmd == "outcome":
+    if cmd == "connect":
+        print(connect_only(host, port))
+    elif cmd == "outcome":
         print(outcome(host, port))
     elif cmd == "hold":
         print(hold(host, port, float(argv[4])))

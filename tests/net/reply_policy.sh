@@ -1,0 +1,98 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# A host whose OUTPUT policy is DROP, IPv4 and IPv6. INPUT on host: DELUDE,
+# TARPIT in its three modes and CHAOS --delude (--delude-prob 1).
+# - OUTPUT accepts --ctstate ESTABLISHED,RELATED only: a tracked probe's
+#   reply is RELATED to it and leaves, so every target answers a client;
+#   no TCP conntrack entry is left;
+# - with the probes exempted (raw -j CT --notrack) the replies are
+#   UNTRACKED, and the manual's rule (--ctstate ESTABLISHED,RELATED,
+#   UNTRACKED) lets them out: every target answers again, a FIN probe
+#   (INVALID, so untracked even when tracked) is reset; still no entry.
+set -e
+source "$(dirname "$0")/../lib.sh"
+trap cleanup EXIT
+
+require python3 nmap conntrack iptables-legacy ip6tables-legacy
+TCP_CLIENT=$(dirname "$0")/tcp_client.py
+
+setup_topology
+
+client() { ns client timeout 40 /usr/bin/python3 "$TCP_CLIENT" "$@" 2>&1 || true; }
+
+expect() {
+	local what=$1 pattern=$2 got=$3
+	# shellcheck disable=SC2053
+	if [[ "$got" == $pattern ]]; then
+		pass "$what: $got"
+	else
+		fail "$what (expected $pattern, got $got)"
+	fi
+}
+
+ct_tcp() {
+	ns host conntrack -L -f ipv4 -p tcp 2>/dev/null
+	ns host conntrack -L -f ipv6 -p tcp 2>/dev/null
+}
+
+check_no_entry() {
+	local c
+	c=$(ct_tcp)
+	if [ -z "$c" ]; then
+		pass "$1: no TCP conntrack entry"
+	else
+		fail "$1: TCP conntrack entries (expected none, got: $(head -3 <<< "$c" | tr '\n' ' '))"
+	fi
+}
+
+all_targets() {
+	local what=$1 h
+	for h in "$HOST4" "$HOST6"; do
+		expect "$what, $h DELUDE" reset "$(client outcome "$h" 30)"
+		expect "$what, $h TARPIT" "held snd_wnd=0 *" "$(client hold "$h" 31 2)"
+		expect "$what, $h TARPIT --honeypot" "acked=100 *" "$(client honey "$h" 32 100)"
+		expect "$what, $h TARPIT --reset" refused "$(client outcome "$h" 33)"
+		expect "$what, $h CHAOS --delude" "connected*" "$(client connect "$h" 34)"
+	done
+}
+
+for ipt in iptables-legacy ip6tables-legacy; do
+	ns host $ipt -A OUTPUT -m conntrack --ctstate ESTABLISHED,RELATED \
+		-j ACCEPT
+	ns host $ipt -P OUTPUT DROP
+	ns host $ipt -A INPUT -p tcp --dport 30 -j DELUDE
+	ns host $ipt -A INPUT -p tcp --dport 31 -j TARPIT
+	ns host $ipt -A INPUT -p tcp --dport 32 -j TARPIT --honeypot
+	ns host $ipt -A INPUT -p tcp --dport 33 -j TARPIT --reset
+	ns host $ipt -A INPUT -p tcp --dport 34 -j CHAOS --delude \
+		--delude-prob 1
+done
+# Neighbour discovery, which conntrack does not track.
+ns host ip6tables-legacy -A OUTPUT -p ipv6-icmp -j ACCEPT
+
+all_targets "ESTABLISHED,RELATED"
+check_no_entry "tracked probes"
+
+for ipt in iptables-legacy ip6tables-legacy; do
+	ns host $ipt -R OUTPUT 1 -m conntrack \
+		--ctstate ESTABLISHED,RELATED,UNTRACKED -j ACCEPT
+	ns host $ipt -t raw -A PREROUTING -p tcp --dport 30:34 -j CT --notrack
+done
+all_targets "notrack, ESTABLISHED,RELATED,UNTRACKED"
+for ipt in iptables-legacy ip6tables-legacy; do
+	ns host $ipt -t raw -F
+done
+for h in "$HOST4" "$HOST6"; do
+	flag=
+	[ "$h" = "$HOST6" ] && flag=-6
+	out=$(ns client timeout 60 nmap -n -Pn -sF $flag -p 30 --max-retries 1 \
+		"$h" 2>&1) || true
+	if grep -q '^30/tcp *closed' <<< "$out"; then
+		pass "$h: FIN probe (INVALID) to DELUDE is reset"
+	else
+		fail "$h: FIN probe to DELUDE (expected closed, got: $(grep '^30/' <<< "$out"))"
+	fi
+done
+check_no_entry "untracked probes"
+
+finish

@@ -1,0 +1,116 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Replies that must not be routed like others:
+# - IPv6 link-local: router connects to host's fe80:: address on eth0;
+#   DELUDE, TARPIT in its three modes and CHAOS --delude (--delude-prob 1)
+#   in host's INPUT answer, out of eth0;
+# - bridged with br_netfilter: namespace "bridge" bridges "bscan" and
+#   "bhost" (br0 has no address, so the host has no route), DELUDE and
+#   TARPIT in its FORWARD answer bscan, IPv4 and IPv6, from bhost's MAC
+#   address, and no reply goes out of the other port to bhost.
+set -e
+source "$(dirname "$0")/../lib.sh"
+trap cleanup EXIT
+
+require python3 tcpdump iptables-legacy ip6tables-legacy
+TCP_CLIENT=$(dirname "$0")/tcp_client.py
+
+NAMESPACES="$NAMESPACES bridge bscan bhost"
+setup_topology
+
+run() {
+	local n=$1
+	shift
+	ns "$n" timeout 40 /usr/bin/python3 "$TCP_CLIENT" "$@" 2>&1 || true
+}
+
+expect() {
+	local what=$1 pattern=$2 got=$3
+	# shellcheck disable=SC2053
+	if [[ "$got" == $pattern ]]; then
+		pass "$what: $got"
+	else
+		fail "$what (expected $pattern, got $got)"
+	fi
+}
+
+# Link-local.
+ll=$(ip -n host -6 -o addr show dev eth0 scope link |
+	awk '{ sub("/.*", "", $4); print $4 }')
+[ -n "$ll" ] || { fail "host has no link-local address on eth0"; finish; }
+ns host ip6tables-legacy -A INPUT -i eth0 -p tcp --dport 40 -j DELUDE
+ns host ip6tables-legacy -A INPUT -i eth0 -p tcp --dport 41 -j TARPIT
+ns host ip6tables-legacy -A INPUT -i eth0 -p tcp --dport 42 -j TARPIT --honeypot
+ns host ip6tables-legacy -A INPUT -i eth0 -p tcp --dport 43 -j TARPIT --reset
+ns host ip6tables-legacy -A INPUT -i eth0 -p tcp --dport 44 -j CHAOS \
+	--delude --delude-prob 1
+peer="$ll%r-host"
+expect "$peer DELUDE" reset "$(run router outcome "$peer" 40)"
+expect "$peer TARPIT" "held snd_wnd=0 *" "$(run router hold "$peer" 41 2)"
+expect "$peer TARPIT --honeypot" "acked=100 *" "$(run router honey "$peer" 42 100)"
+expect "$peer TARPIT --reset" refused "$(run router outcome "$peer" 43)"
+expect "$peer CHAOS --delude" "connected*" "$(run router connect "$peer" 44)"
+
+# Bridge.
+if ! modprobe br_netfilter 2>/dev/null && [ ! -d /sys/module/br_netfilter ]; then
+	skip "bridge: no br_netfilter module"
+	finish
+fi
+ip -n bridge link add br0 type bridge
+for n in bscan bhost; do
+	ip link add eth0 netns $n type veth peer name p-$n netns bridge
+	ip -n bridge link set p-$n master br0 up
+done
+ip -n bridge link set br0 up
+ip -n bscan addr add 10.0.9.1/24 dev eth0
+ip -n bscan addr add fd00:9::1/64 dev eth0 nodad
+ip -n bhost addr add 10.0.9.2/24 dev eth0
+ip -n bhost addr add fd00:9::2/64 dev eth0 nodad
+ip -n bscan link set eth0 up
+ip -n bhost link set eth0 up
+ns bridge sysctl -qw net.bridge.bridge-nf-call-iptables=1 \
+	net.bridge.bridge-nf-call-ip6tables=1
+for ipt in iptables-legacy ip6tables-legacy; do
+	ns bridge $ipt -A FORWARD -p tcp --dport 50 -j DELUDE
+	ns bridge $ipt -A FORWARD -p tcp --dport 51 -j TARPIT
+done
+for a in 10.0.9.2 fd00:9::2; do
+	ns bscan busybox ping -q -c1 -W5 $a >/dev/null ||
+		fail "bridge: bscan cannot ping $a"
+done
+mac=$(ip -n bhost -o link show eth0 | grep -o 'link/ether [0-9a-f:]*' |
+	cut -d' ' -f2)
+
+caps=$(mktemp) capb=$(mktemp)
+ns bscan tcpdump -l -e -nn -i eth0 tcp > "$caps" 2> "$caps.err" &
+pids=$!
+ns bhost tcpdump -l -e -nn -i eth0 tcp > "$capb" 2> "$capb.err" &
+pids="$pids $!"
+for _ in $(seq 100); do
+	grep -q 'listening on' "$caps.err" 2>/dev/null &&
+		grep -q 'listening on' "$capb.err" 2>/dev/null && break
+	sleep 0.1
+done
+for a in 10.0.9.2 fd00:9::2; do
+	expect "bridged $a DELUDE" reset "$(run bscan outcome $a 50)"
+	expect "bridged $a TARPIT" "held snd_wnd=0 *" "$(run bscan hold $a 51 2)"
+done
+sleep 1
+# shellcheck disable=SC2086
+kill $pids
+wait 2>/dev/null || true
+n=$(grep -c "^[0-9:.]* $mac > .*Flags \[S\.\]" "$caps" || true)
+if [ "$n" -ge 4 ]; then
+	pass "bridge: $n SYN/ACKs reach bscan from bhost's MAC $mac"
+else
+	fail "bridge: SYN/ACKs from $mac at bscan (expected >= 4, got $n: $(grep 'Flags \[S\.\]' "$caps" | head -2 | tr '\n' ' '))"
+fi
+n=$(grep -c "Flags \[S\.\]" "$capb" || true)
+if [ "$n" = 0 ]; then
+	pass "bridge: no reply goes out to bhost"
+else
+	fail "bridge: replies seen at bhost (expected 0, got $n)"
+fi
+rm -f "$caps" "$caps.err" "$capb" "$capb.err"
+
+finish
