@@ -303,7 +303,7 @@ static int chaos_tg_check(const struct xt_tgchk_param *par)
 		return -EINVAL;
 	}
 
-	st = kzalloc(sizeof(*st), GFP_KERNEL);
+	st = kzalloc(sizeof(*st), GFP_KERNEL_ACCOUNT);
 	if (!st)
 		return -ENOMEM;
 	st->bucket.interval = interval;
