@@ -329,6 +329,29 @@ static bool nf_chaos_send(struct net *net, struct sk_buff *oldskb, u8 family,
 	return true;
 }
 
+/*
+ * nf_reject_ip{,6}_tcphdr_get() trust CHECKSUM_COMPLETE outside PRE_ROUTING
+ * and LOCAL_IN, and conntrack's check in PRE_ROUTING leaves a bad segment
+ * CHECKSUM_COMPLETE: check it here, or FORWARD would answer nmap --badsum.
+ */
+static bool nf_chaos_csum_ok(struct sk_buff *oldskb, u8 family,
+			     unsigned int tcplen)
+{
+	unsigned int thoff = oldskb->len - tcplen;
+	__wsum csum;
+
+	if (skb_csum_unnecessary(oldskb))
+		return true;
+	csum = skb_checksum(oldskb, thoff, tcplen, 0);
+	if (family == NFPROTO_IPV4)
+		return !csum_tcpudp_magic(ip_hdr(oldskb)->saddr,
+					  ip_hdr(oldskb)->daddr, tcplen,
+					  IPPROTO_TCP, csum);
+	return !csum_ipv6_magic(&ipv6_hdr(oldskb)->saddr,
+				&ipv6_hdr(oldskb)->daddr, tcplen,
+				IPPROTO_TCP, csum);
+}
+
 bool nf_chaos_tcp_answer(struct net *net, struct sk_buff *oldskb,
 			 unsigned int hook, u8 family,
 			 enum nf_chaos_answer answer)
@@ -344,10 +367,11 @@ bool nf_chaos_tcp_answer(struct net *net, struct sk_buff *oldskb,
 		oth = nf_chaos_tcphdr_get6(net, oldskb, &buf, hook, &tcplen);
 
 	/* Malformed: data offset too small or beyond the segment. */
-	if (!oth || oth->doff < sizeof(*oth) / 4 || __tcp_hdrlen(oth) > tcplen)
+	if (!oth || oth->doff < sizeof(*oth) / 4 || __tcp_hdrlen(oth) > tcplen ||
+	    !nf_chaos_csum_ok(oldskb, family, tcplen))
 		return false;
 
-	if (!nf_chaos_plan(&seg, oldskb, family, oth,
+	if (!nf_chaos_plan(net, &seg, oldskb, family, oth,
 			   tcplen - __tcp_hdrlen(oth), answer))
 		return false;
 
