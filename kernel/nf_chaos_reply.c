@@ -5,6 +5,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bits.h>
 #include <linux/module.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter_bridge.h>
@@ -18,6 +19,7 @@
 #include <net/ip6_route.h>
 #include <net/l3mdev.h>
 #include <net/route.h>
+#include <net/netns/generic.h>
 #include <net/tcp.h>
 #include <net/xfrm.h>
 #include <net/netfilter/nf_conntrack.h>
@@ -119,10 +121,73 @@ nf_chaos_tcphdr_get6(struct net *net, struct sk_buff *oldskb,
 }
 
 /*
+ * Answers to the later segments of a flow (TARPIT, honeypot) are stateless,
+ * so nothing but the cookie ties them to a handshake of ours: two hosts that
+ * answered any ACK would answer each other's answers forever, and reflect
+ * every spoofed ACK. We never send data, so a real peer acks our ISN + 1,
+ * peer ISN + cookie + 1, and @ack_seq - cookie is its ISN + 1. A held peer
+ * (zero window) only sends window probes and keepalives: one byte at that
+ * sequence (RFC 1122), or nothing or one byte just before it (Linux, and
+ * keepalives). A honeypot peer sends data: its sequence is at most
+ * NF_CHAOS_HONEYPOT_MAX beyond. A guessed ACK passes with odds of 2^-31
+ * (tarpit) or 2^-12 (honeypot, which answers only data and FINs), and our
+ * answers, pure ACKs, pass nowhere, so no two of our targets can loop.
+ */
+#define NF_CHAOS_HONEYPOT_MAX	BIT(20)
+
+static bool nf_chaos_acks_cookie(const struct sk_buff *oldskb, u8 family,
+				 const struct tcphdr *oth, u32 dlen,
+				 enum nf_chaos_answer answer, u32 *rcv_nxt)
+{
+	u32 seq = ntohl(oth->seq);
+
+	*rcv_nxt = ntohl(oth->ack_seq) - nf_chaos_cookie(oldskb, family, oth);
+	if (answer == NF_CHAOS_HONEYPOT)
+		return seq - *rcv_nxt < NF_CHAOS_HONEYPOT_MAX;
+	return dlen <= 1 && (seq + 1 == *rcv_nxt || (dlen && seq == *rcv_nxt));
+}
+
+/*
+ * Even so, bound those answers per network namespace: a real peer can have
+ * them at the rate it sends, and a loop through a cookie collision (if any)
+ * ends at the first answer the bucket withholds. A token bucket kept as one
+ * theoretical arrival time in ns (GCRA): lockless, and it never wraps.
+ */
+#define NF_CHAOS_HELD_RATE	1000	/* answers per second */
+#define NF_CHAOS_HELD_BURST	1000
+#define NF_CHAOS_HELD_INTERVAL	(NSEC_PER_SEC / NF_CHAOS_HELD_RATE)
+
+struct nf_chaos_net {
+	atomic64_t held_tat;	/* when the bucket is full again */
+};
+
+static unsigned int nf_chaos_net_id __read_mostly;
+
+static bool nf_chaos_held_allow(struct net *net)
+{
+	struct nf_chaos_net *cn = net_generic(net, nf_chaos_net_id);
+	s64 old = atomic64_read(&cn->held_tat);
+	u64 now = ktime_get_mono_fast_ns();
+	u64 tat;
+
+	do {
+		tat = max_t(u64, old, now) + NF_CHAOS_HELD_INTERVAL;
+		if (tat - now > NF_CHAOS_HELD_BURST * NF_CHAOS_HELD_INTERVAL)
+			return false;
+	} while (!atomic64_try_cmpxchg(&cn->held_tat, &old, tat));
+	return true;
+}
+
+static struct pernet_operations nf_chaos_net_ops = {
+	.id	= &nf_chaos_net_id,
+	.size	= sizeof(struct nf_chaos_net),
+};
+
+/*
  * Fill @seg with the answer to @oth, which carries @dlen bytes of data.
  * Returns false when the answer is silence.
  */
-static bool nf_chaos_plan(struct nf_chaos_seg *seg,
+static bool nf_chaos_plan(struct net *net, struct nf_chaos_seg *seg,
 			  const struct sk_buff *oldskb, u8 family,
 			  const struct tcphdr *oth, u32 dlen,
 			  enum nf_chaos_answer answer)
@@ -167,18 +232,17 @@ static bool nf_chaos_plan(struct nf_chaos_seg *seg,
 		return true;
 	case NF_CHAOS_TARPIT:
 		/* Close attempts and strays go unanswered. */
-		if (oth->syn || oth->fin || !oth->ack)
-			return false;
-		rcv_nxt = ntohl(oth->ack_seq) -
-			  nf_chaos_cookie(oldskb, family, oth);
-		/* An in-sequence pure ACK wants no answer; one could loop. */
-		if (!dlen && seq == rcv_nxt)
+		if (oth->syn || oth->fin || !oth->ack ||
+		    !nf_chaos_acks_cookie(oldskb, family, oth, dlen, answer,
+					  &rcv_nxt))
 			return false;
 		/* Ack exactly what the peer has acked: probes are answered. */
 		th->ack_seq = htonl(rcv_nxt);
 		break;
 	case NF_CHAOS_HONEYPOT:
-		if (oth->syn || !oth->ack || (!dlen && !oth->fin))
+		if (oth->syn || !oth->ack || (!dlen && !oth->fin) ||
+		    !nf_chaos_acks_cookie(oldskb, family, oth, dlen, answer,
+					  &rcv_nxt))
 			return false;
 		th->ack_seq = htonl(seq + dlen + oth->fin);
 		th->window = htons(NF_CHAOS_WINDOW);
@@ -188,7 +252,7 @@ static bool nf_chaos_plan(struct nf_chaos_seg *seg,
 	}
 	th->seq = oth->ack_seq;
 	th->ack = 1;
-	return true;
+	return nf_chaos_held_allow(net);
 }
 
 /* On a SYN/ACK, the MSS option: what a path of @mss lets us receive. */
@@ -394,6 +458,29 @@ static bool nf_chaos_send6(struct net *net, struct sk_buff *oldskb,
 	return true;
 }
 
+/*
+ * nf_reject_ip{,6}_tcphdr_get() trust CHECKSUM_COMPLETE outside PRE_ROUTING
+ * and LOCAL_IN, and conntrack's check in PRE_ROUTING leaves a bad segment
+ * CHECKSUM_COMPLETE: check it here, or FORWARD would answer nmap --badsum.
+ */
+static bool nf_chaos_csum_ok(struct sk_buff *oldskb, u8 family,
+			     unsigned int tcplen)
+{
+	unsigned int thoff = oldskb->len - tcplen;
+	__wsum csum;
+
+	if (skb_csum_unnecessary(oldskb))
+		return true;
+	csum = skb_checksum(oldskb, thoff, tcplen, 0);
+	if (family == NFPROTO_IPV4)
+		return !csum_tcpudp_magic(ip_hdr(oldskb)->saddr,
+					  ip_hdr(oldskb)->daddr, tcplen,
+					  IPPROTO_TCP, csum);
+	return !csum_ipv6_magic(&ipv6_hdr(oldskb)->saddr,
+				&ipv6_hdr(oldskb)->daddr, tcplen,
+				IPPROTO_TCP, csum);
+}
+
 bool nf_chaos_tcp_answer(struct net *net, struct sk_buff *oldskb,
 			 unsigned int hook, u8 family,
 			 enum nf_chaos_answer answer)
@@ -409,10 +496,11 @@ bool nf_chaos_tcp_answer(struct net *net, struct sk_buff *oldskb,
 		oth = nf_chaos_tcphdr_get6(net, oldskb, &buf, hook, &tcplen);
 
 	/* Malformed: data offset too small or beyond the segment. */
-	if (!oth || oth->doff < sizeof(*oth) / 4 || __tcp_hdrlen(oth) > tcplen)
+	if (!oth || oth->doff < sizeof(*oth) / 4 || __tcp_hdrlen(oth) > tcplen ||
+	    !nf_chaos_csum_ok(oldskb, family, tcplen))
 		return false;
 
-	if (!nf_chaos_plan(&seg, oldskb, family, oth,
+	if (!nf_chaos_plan(net, &seg, oldskb, family, oth,
 			   tcplen - __tcp_hdrlen(oth), answer))
 		return false;
 
@@ -421,6 +509,19 @@ bool nf_chaos_tcp_answer(struct net *net, struct sk_buff *oldskb,
 	return nf_chaos_send6(net, oldskb, &seg);
 }
 EXPORT_SYMBOL_GPL(nf_chaos_tcp_answer);
+
+static int __init nf_chaos_reply_init(void)
+{
+	return register_pernet_subsys(&nf_chaos_net_ops);
+}
+
+static void __exit nf_chaos_reply_exit(void)
+{
+	unregister_pernet_subsys(&nf_chaos_net_ops);
+}
+
+module_init(nf_chaos_reply_init);
+module_exit(nf_chaos_reply_exit);
 
 MODULE_LICENSE("GPL");
 MODULE_AUTHOR("chaostables developers");

@@ -195,8 +195,9 @@ static void chaos_tcp(struct sk_buff *skb, const struct xt_action_param *par,
 		return;
 
 	/*
-	 * The peers we tarpitted have no state here: keep them held by
-	 * answering all their segments (the core ignores FINs).
+	 * The peers we tarpitted have no state here: hand all their later
+	 * segments to the core, which answers only the probes whose ACK
+	 * carries its cookie, so stray and spoofed ACKs stay unanswered.
 	 */
 	if (info->variant == XT_CHAOS_TARPIT && th->ack && !th->syn) {
 		nf_chaos_tcp_answer(net, skb, xt_hooknum(par), xt_family(par),
@@ -303,7 +304,7 @@ static int chaos_tg_check(const struct xt_tgchk_param *par)
 		return -EINVAL;
 	}
 
-	st = kzalloc(sizeof(*st), GFP_KERNEL);
+	st = kzalloc(sizeof(*st), GFP_KERNEL_ACCOUNT);
 	if (!st)
 		return -ENOMEM;
 	st->bucket.interval = interval;

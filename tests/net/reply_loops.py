@@ -1,0 +1,355 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""Driver of reply_loops.sh: crafted packets between namespaces loopa and
+loopb (one veth, eth0 in both). Both have the same rules: target i of
+TARGETS on tcp port 1001 + i, so a packet from loopa's port of target i to
+loopb's port of target j pairs them. Frames are injected through AF_PACKET
+sockets; replies are counted by OUTPUT rules per port pair (exact even
+when a loop floods the VM), bad-checksum ones on the wire. Prints
+PASS:/FAIL: lines.
+
+  loop          one crafted ACK between two tarpits: <= 1 reply in total
+  matrix        every pair of targets; a SYN, an ACK, data and a FIN each
+                way, IPv4 and IPv6: the exchange stops, <= 2 replies each
+  spoof         1000 ACKs from spoofed (routed) sources: no reply
+  badsum        bad TCP checksums: no reply, INPUT and FORWARD
+  ratelimit     a flood of 5000 valid window probes (IPv4): answers
+                within the core's per-netns bucket of 1000/s, burst 1000
+"""
+import array
+import ctypes
+import fcntl
+import os
+import random
+import re
+import socket
+import struct
+import subprocess
+import sys
+import time
+
+
+A, B = "loopa", "loopb"
+ADDR = {4: {A: "10.0.9.1", B: "10.0.9.2"},
+        6: {A: "fd00:9::1", B: "fd00:9::2"}}
+SPOOF = {4: "10.0.10.%d", 6: "fd00:10::%x"}
+FWD = {4: "10.0.10.250", 6: "fd00:10::fa"}  # loopb forwards it to loopa
+CHAOS_FAST = "--reject-prob 1 --rate 1000/sec --burst 1000"
+TARGETS = [
+    ("DELUDE", "DELUDE"),
+    ("TARPIT", "TARPIT"),
+    ("TARPIT --honeypot", "TARPIT --honeypot"),
+    ("TARPIT --reset", "TARPIT --reset"),
+    ("CHAOS", "CHAOS " + CHAOS_FAST),
+    ("CHAOS --delude", "CHAOS --delude --delude-prob 1 " + CHAOS_FAST),
+    ("CHAOS --tarpit", "CHAOS --tarpit --delude-prob 1 " + CHAOS_FAST),
+]
+FLOOD = 5000
+PORT = {name: 1001 + i for i, (name, _) in enumerate(TARGETS)}
+CLONE_NEWNET = 0x40000000
+SIOCETHTOOL = 0x8946
+ETHTOOL_SRXCSUM = 0x15
+ETH_P_ALL = 3
+PACKET_OUTGOING = 4
+libc = ctypes.CDLL(None, use_errno=True)
+
+
+def setns(name):
+    fd = os.open("/run/netns/" + name, os.O_RDONLY)
+    if libc.setns(fd, CLONE_NEWNET):
+        raise OSError(ctypes.get_errno(), "setns " + name)
+    os.close(fd)
+
+
+def ipt(v):
+    return "iptables-legacy" if v == 4 else "ip6tables-legacy"
+
+
+def install(rules=True):
+    text = "*filter\n:INPUT ACCEPT [0:0]\n:FORWARD ACCEPT [0:0]\n" \
+        ":OUTPUT ACCEPT [0:0]\n"
+    for name, target in TARGETS if rules else ():
+        text += "-A INPUT -p tcp --dport %d -m comment --comment in%d " \
+            "-j %s\n" % (PORT[name], PORT[name], target)
+        text += "-A FORWARD -p tcp --dport %d -j %s\n" % (PORT[name], target)
+    # Replies by source port, and by port pair.
+    for pa in PORT.values():
+        text += "-A OUTPUT -p tcp --sport %d -m comment --comment s%d\n" \
+            % (pa, pa)
+        for pb in PORT.values():
+            text += "-A OUTPUT -p tcp --sport %d --dport %d -m comment " \
+                "--comment o%d_%d\n" % (pa, pb, pa, pb)
+        # Answers other than SYN/ACKs (a SYN may be retried).
+        text += "-A OUTPUT -p tcp --sport %d --tcp-flags SYN NONE " \
+            "-m comment --comment n%d\n" % (pa, pa)
+    text += "-A OUTPUT -p tcp -m comment --comment out\nCOMMIT\n"
+    for n in (A, B):
+        for v in (4, 6):
+            subprocess.run(["ip", "netns", "exec", n, ipt(v) + "-restore"],
+                           input=text, text=True, check=True)
+
+
+def counts(n, v):
+    out = subprocess.check_output(["ip", "netns", "exec", n,
+                                   ipt(v) + "-save", "-c"], text=True)
+    c = {}
+    for m in re.finditer(r'^\[(\d+):\d+\].*--comment "?(\w+)', out, re.M):
+        c[m.group(2)] = int(m.group(1))
+    return c
+
+
+def quiesce(stopped):
+    """End a loop that still runs: flush the rules (the kernel resets the
+    looping flow), then put them back."""
+    if not stopped:
+        install(False)
+        time.sleep(1)
+        install()
+
+
+def report(ok, what, detail):
+    print("%s: %s (%s)" % ("PASS" if ok else "FAIL", what, detail),
+          flush=True)
+
+
+class Wire:
+    """An AF_PACKET socket on eth0 of each namespace; loopa's also counts
+    the TCP frames on the veth, which it sees all but its own."""
+
+    def __init__(self):
+        self.sock, self.mac = {}, {}
+        for n in (A, B):
+            setns(n)
+            s = socket.socket(socket.AF_PACKET, socket.SOCK_RAW,
+                              socket.htons(ETH_P_ALL) if n == A else 0)
+            s.bind(("eth0", 0))
+            self.sock[n] = s
+            self.mac[n] = s.getsockname()[4]
+            # No rx checksum offload: veth would mark our frames verified.
+            buf = array.array("B", struct.pack("II", ETHTOOL_SRXCSUM, 0))
+            fcntl.ioctl(s, SIOCETHTOOL, struct.pack(
+                "16sP", b"eth0", buf.buffer_info()[0]))
+        self.sock[A].setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1 << 22)
+        self.other = {A: B, B: A}
+        self.drain(0.01)
+
+    def frame(self, v, src, flags, sport, dport, seq, ack, data=b"",
+              saddr=None, daddr=None, badsum=False):
+        dst = self.other[src]
+        fam = socket.AF_INET if v == 4 else socket.AF_INET6
+        sa = socket.inet_pton(fam, saddr or ADDR[v][src])
+        da = socket.inet_pton(fam, daddr or ADDR[v][dst])
+        bits = sum(FLAGS[f] for f in flags)
+        tcp = struct.pack("!HHIIBBHHH", sport, dport, seq, ack, 5 << 4,
+                          bits, 1024, 0, 0) + data
+        if v == 4:
+            pseudo = struct.pack("!BBH", 0, 6, len(tcp))
+        else:
+            pseudo = struct.pack("!IxxxB", len(tcp), 6)
+        check = csum(sa + da + pseudo + tcp) ^ (0x5555 if badsum else 0)
+        tcp = tcp[:16] + struct.pack("!H", check) + tcp[18:]
+        if v == 4:
+            ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(tcp), 0,
+                             0x4000, 64, 6, 0, sa, da)
+            ip = ip[:10] + struct.pack("!H", csum(ip)) + ip[12:]
+        else:
+            ip = struct.pack("!IHBB16s16s", 6 << 28, len(tcp), 6, 64, sa, da)
+        return self.mac[dst] + self.mac[src] + \
+            struct.pack("!H", 0x0800 if v == 4 else 0x86dd) + ip + tcp
+
+    def send(self, src, frames):
+        for f in frames:
+            self.sock[src].send(f)
+
+    def drain(self, quiet=1.0, limit=6.0):
+        """Count TCP frames until the wire is quiet for @quiet seconds:
+        ({(v, loopa port, loopb port): frames}, stopped)."""
+        seen = {}
+        s = self.sock[A]
+        end = time.monotonic() + limit
+        s.settimeout(quiet)
+        while time.monotonic() < end:
+            try:
+                f, addr = s.recvfrom(2048)
+            except socket.timeout:
+                return seen, True
+            etype = f[12:14]
+            if etype == b"\x08\x00" and f[23] == 6:
+                v, th = 4, 14 + (f[14] & 15) * 4
+            elif etype == b"\x86\xdd" and f[20] == 6:
+                v, th = 6, 54
+            else:
+                continue
+            sport, dport = struct.unpack_from("!HH", f, th)
+            key = (v, sport, dport) if addr[2] == PACKET_OUTGOING \
+                else (v, dport, sport)
+            seen[key] = seen.get(key, 0) + 1
+        return seen, False
+
+
+FLAGS = {"F": 0x01, "S": 0x02, "R": 0x04, "P": 0x08, "A": 0x10}
+
+
+def csum(b):
+    if len(b) % 2:
+        b += b"\0"
+    s = sum(struct.unpack("!%dH" % (len(b) // 2), b))
+    while s >> 16:
+        s = (s & 0xffff) + (s >> 16)
+    return ~s & 0xffff
+
+
+def rnd():
+    return random.getrandbits(32)
+
+
+def crafted(w, v, src, na, nb):
+    """A SYN, an ACK, data and a FIN from @src, from the port of target
+    @na on loopa to that of @nb on loopb (or back)."""
+    pa, pb = PORT[na], PORT[nb]
+    sp, dp = (pa, pb) if src == A else (pb, pa)
+    return [w.frame(v, src, "S", sp, dp, rnd(), 0),
+            w.frame(v, src, "A", sp, dp, rnd(), rnd()),
+            w.frame(v, src, "PA", sp, dp, rnd(), rnd(), b"chaos data\n"),
+            w.frame(v, src, "FA", sp, dp, rnd(), rnd())]
+
+
+def matrix(w):
+    pairs = [(na, nb) for i, (na, _) in enumerate(TARGETS)
+             for nb, _ in TARGETS[i:]]
+    for v in (4, 6):
+        for na, nb in pairs:
+            w.send(A, crafted(w, v, A, na, nb))
+            w.send(B, crafted(w, v, B, na, nb))
+    _, stopped = w.drain()
+    c = {(n, v): counts(n, v) for n in (A, B) for v in (4, 6)}
+    quiesce(stopped)
+    for v in (4, 6):
+        for na, nb in pairs:
+            pa, pb = PORT[na], PORT[nb]
+            n = c[A, v]["o%d_%d" % (pa, pb)] + c[B, v]["o%d_%d" % (pb, pa)]
+            report(n <= 2 * 8,
+                   "v%d %s <-> %s: exchange stops" % (v, na, nb),
+                   "expected <= 16 replies to 8 crafted packets, got %d%s"
+                   % (n, "" if stopped else ", still running after 6 s"))
+
+
+def loop(w):
+    # Two rounds, so that each pair has its own source ports.
+    for pairs in ((("TARPIT", "TARPIT"), ("CHAOS --tarpit", "CHAOS --tarpit")),
+                  (("TARPIT", "CHAOS --tarpit"),)):
+        c0 = {(n, v): counts(n, v) for n in (A, B) for v in (4, 6)}
+        for v in (4, 6):
+            for na, nb in pairs:
+                w.send(A, [w.frame(v, A, "A", PORT[na], PORT[nb], rnd(),
+                                   rnd())])
+        _, stopped = w.drain()
+        c = {(n, v): counts(n, v) for n in (A, B) for v in (4, 6)}
+        print("OUTPUT rule counts after %s: %s" % (
+            "6 s" if not stopped else "the wire went quiet",
+            ", ".join("v%d %s %d" % (v, n, c[n, v]["out"] - c0[n, v]["out"])
+                      for v in (4, 6) for n in (A, B))), flush=True)
+        quiesce(stopped)
+        for v in (4, 6):
+            for na, nb in pairs:
+                sa, sb = "s%d" % PORT[na], "s%d" % PORT[nb]
+                n = c[A, v][sa] - c0[A, v][sa] + c[B, v][sb] - c0[B, v][sb]
+                report(n <= 1,
+                       "v%d one ACK from %s:%d to %s:%d" %
+                       (v, na, PORT[na], nb, PORT[nb]),
+                       "expected <= 1 reply in total, got %d%s" %
+                       (n, "" if stopped else ", still running after 6 s"))
+
+
+def spoof(w):
+    c0 = {v: counts(B, v) for v in (4, 6)}
+    for v in (4, 6):
+        for name in ("TARPIT", "CHAOS --tarpit"):
+            frames = [w.frame(v, A, "A", random.randint(1024, 65535),
+                              PORT[name], rnd(), rnd(),
+                              saddr=SPOOF[v] % random.randint(1, 254))
+                      for _ in range(1000)]
+            w.send(A, frames)
+    _, stopped = w.drain()
+    c = {v: counts(B, v) for v in (4, 6)}
+    quiesce(stopped)
+    for v in (4, 6):
+        for name in ("TARPIT", "CHAOS --tarpit"):
+            n = c[v]["s%d" % PORT[name]] - c0[v]["s%d" % PORT[name]]
+            report(n == 0,
+                   "v%d %s: 1000 ACKs from spoofed sources" % (v, name),
+                   "expected no reply, got %d" % n)
+
+
+def badsum(w):
+    """nmap --badsum: SYNs, an ACK and data with a bad TCP checksum to
+    every target, in INPUT (from port 3000) and FORWARD (3001), with
+    conntrack on in loopb (the CHAOS rules need it); a good SYN to DELUDE
+    in FORWARD (3002) as the control."""
+    for v in (4, 6):
+        for name, _ in TARGETS:
+            for sport, daddr in ((3000, None), (3001, FWD[v])):
+                w.send(A, [w.frame(v, A, f, sport, PORT[name], rnd(), rnd(),
+                                   data, daddr=daddr, badsum=True)
+                           for f, data in (("S", b""), ("S", b""),
+                                           ("A", b""), ("PA", b"x"))])
+        w.send(A, [w.frame(v, A, "S", 3002, PORT["DELUDE"], rnd(), 0,
+                           daddr=FWD[v])])
+    seen, stopped = w.drain()
+    quiesce(stopped)
+    for v in (4, 6):
+        for sport, hook in ((3000, "INPUT"), (3001, "FORWARD")):
+            for name, _ in TARGETS:
+                n = seen.get((v, sport, PORT[name]), 0)
+                report(n == 0, "v%d %s %s: bad checksums unanswered" %
+                       (v, hook, name), "expected no reply, got %d" % n)
+        n = seen.get((v, 3002, PORT["DELUDE"]), 0)
+        report(n >= 1, "v%d FORWARD DELUDE: control SYN answered" % v,
+               "expected >= 1 reply, got %d" % n)
+
+
+def ratelimit(w):
+    port = PORT["TARPIT"]
+    # loopa has no socket there: its RSTs would count as probes.
+    subprocess.run(["ip", "netns", "exec", A, "iptables-legacy", "-I",
+                    "OUTPUT", "-p", "tcp", "--tcp-flags", "RST", "RST",
+                    "-j", "DROP"], check=True)
+    setns(A)
+    rx = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_TCP)
+    rx.settimeout(10)
+    isn = rnd()
+    w.send(A, [w.frame(4, A, "S", 40000, port, isn, 0)])
+    while True:
+        pkt = rx.recv(100)
+        sport, dport, seq = struct.unpack_from("!HHI", pkt, 20)
+        if sport == port and dport == 40000 and pkt[33] == 0x12:
+            break
+    rx.close()
+    probe = w.frame(4, A, "A", 40000, port, isn, (seq + 1) & 0xffffffff)
+    c0 = counts(B, 4)
+    start = time.monotonic()
+    for _ in range(FLOOD):
+        w.sock[A].send(probe)
+    secs = time.monotonic() - start
+    w.drain()
+    c = counts(B, 4)
+    probes = c["in%d" % port] - c0["in%d" % port]
+    answers = c["n%d" % port] - c0["n%d" % port]
+    # Probes still queued when the sending ends refill it up to 1 s more.
+    bound = 1000 + 1000 * (secs + 1)
+    if probes <= bound:
+        print("SKIP: v4 TARPIT rate limit (sending %d probes took %.1f s: "
+              "too slow to exceed the bucket)" % (probes, secs), flush=True)
+    else:
+        report(1000 <= answers <= bound,
+               "v4 TARPIT: flood of valid probes rate limited",
+               "expected %d probes in %.1f s to get 1000..%d answers, "
+               "got %d" % (probes, secs, bound, answers))
+    subprocess.run(["ip", "netns", "exec", A, "iptables-legacy", "-D",
+                    "OUTPUT", "1"], check=True)
+
+
+install()
+w = Wire()
+for part in sys.argv[1:]:
+    globals()[part](w)
