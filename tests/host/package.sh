@@ -5,7 +5,7 @@
 # supported kernel.
 set -e
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-KVERS=${CT_KVERS:-"6.1.0-57-amd64 6.12.95+deb12-amd64"}
+KVERS=$("$TOP/tests/kernels")
 nfail=0
 pass() { echo "PASS: $*"; }
 fail() { echo "FAIL: $*"; nfail=$((nfail + 1)); }
