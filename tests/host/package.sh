@@ -48,6 +48,15 @@ expect chaostables "$xtlib/libxt_portscan.so" "$xtlib/libxt_DELUDE.so" \
 ver=$(dpkg-parsechangelog -l "$TOP/debian/changelog" -S Version | cut -d- -f1)
 expect chaostables-dkms "usr/src/chaostables-$ver/dkms.conf" \
 	"usr/src/chaostables-$ver/Kbuild" "usr/src/chaostables-$ver/kernel/xt_CHAOS.c"
+# Its maintainer scripts hand the source to DKMS and take it back.
+for s in postinst prerm; do
+	if dpkg-deb -I "$tmp"/chaostables-dkms_*.deb "$s" 2>/dev/null |
+	   grep -qx "DKMS_VERSION=$ver"; then
+		pass "chaostables-dkms $s calls DKMS"
+	else
+		fail "chaostables-dkms $s calls DKMS (expected a dkms snippet for chaostables $ver, got none)"
+	fi
+done
 
 # DKMS, in a private tree: build what the package ships, for each kernel.
 dpkg-deb -x "$tmp"/chaostables-dkms_*.deb "$tmp/root"
