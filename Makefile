@@ -2,12 +2,18 @@
 #
 # make                 modules for KVER (default: newest installed headers)
 #                      and the iptables plugins
-# make install         modules to /lib/modules/$(KVER)/extra, plugins to
-#                      xtables' plugin dir
+# make install         modules to /lib/modules/$(KVER)/extra (KVER default:
+#                      the running kernel), plugins to xtables' plugin dir
+# make deb             the Debian packages chaostables and chaostables-dkms,
+#                      from the tracked files, into build/deb (DEBDIR)
 # make check           host tests, then VM tests on every supported kernel
 # make demo            nmap before and after DELUDE, in a VM
 # make bench           scan-time ratios, in a VM
 
+# Installing is for the kernel that runs; building, for the newest headers.
+ifneq ($(filter install modules_install,$(MAKECMDGOALS)),)
+KVER ?= $(shell uname -r)
+endif
 KVER ?= $(shell ls -d /lib/modules/*/build 2>/dev/null | \
 	  sed 's|/lib/modules/||; s|/build||' | sort -V | tail -n 1)
 KDIR ?= /lib/modules/$(KVER)/build
@@ -51,6 +57,14 @@ install: modules_install plugins
 	install -d $(DESTDIR)$(XTLIBDIR)
 	install -m 0644 $(PLUGINS) $(DESTDIR)$(XTLIBDIR)/
 
+DEBDIR ?= $(CURDIR)/build/deb
+deb:
+	rm -rf $(DEBDIR)/src $(DEBDIR)/chaostables*
+	mkdir -p $(DEBDIR)/src
+	git ls-files -z | cpio -0pdm --quiet $(DEBDIR)/src
+	cd $(DEBDIR)/src && dpkg-buildpackage -us -uc -b
+	rm -rf $(DEBDIR)/src
+
 # Static checks: checkpatch (from linux-source) and sparse.
 lint: plugins
 	$(MAKE) -C $(KDIR) M=$(BUILD) C=2 modules
@@ -71,4 +85,4 @@ bench: deps
 clean:
 	rm -rf build extensions/*.so
 
-.PHONY: all modules modules_install plugins install lint deps check demo bench clean
+.PHONY: all modules modules_install plugins install deb lint deps check demo bench clean

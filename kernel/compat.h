@@ -6,4 +6,11 @@
 #ifndef _CHAOSTABLES_COMPAT_H
 #define _CHAOSTABLES_COMPAT_H
 
+#include <linux/version.h>
+
+/* The oldest kernel whose netfilter and conntrack API the modules use. */
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 1, 0)
+#error "chaostables needs Linux 6.1 or newer"
+#endif
+
 #endif /* _CHAOSTABLES_COMPAT_H */
