@@ -487,16 +487,19 @@ def read_pcap(path):
 def well_formed(fam, p):
     """None if p is a well-formed TCP segment or ICMP error, else why not."""
     if fam == 4:
-        if len(p) < 20 or p[0] >> 4 != 4 or p[0] & 15 != 5:
+        ihl = (p[0] & 15) * 4
+        # ICMP errors echo the probe's IP options (RFC 1122 3.2.2.5).
+        if len(p) < ihl or p[0] >> 4 != 4 or ihl < 20 or \
+                ihl > 20 and p[9] != 1:
             return "bad IPv4 header"
         tot = struct.unpack_from("!H", p, 2)[0]
-        if tot > len(p) or tot < 20:
+        if tot > len(p) or tot < ihl:
             return "IPv4 total length %d of %d bytes" % (tot, len(p))
-        if csum(p[:20]):
+        if csum(p[:ihl]):
             return "bad IPv4 header checksum"
         if struct.unpack_from("!H", p, 6)[0] & 0x3FFF:
             return "a fragment"
-        proto, src, dst, l4 = p[9], p[12:16], p[16:20], p[20:tot]
+        proto, src, dst, l4 = p[9], p[12:16], p[16:20], p[ihl:tot]
     else:
         if len(p) < 40 or p[0] >> 4 != 6:
             return "bad IPv6 header"

@@ -13,7 +13,7 @@
 # message, a bad checksum, a later fragment or a broadcast/multicast
 # destination; at most one answer per probe; every answer a well-formed
 # TCP segment or ICMP error; no kernel warning.
-# env: CHAOS_FUZZ_COUNT probes per family (default 3000; the issue's full
+# env: CHAOS_FUZZ_COUNT probes per family (default 2000; the issue's full
 #      run: 100000), FUZZ_SEED replays a run (its seed is printed).
 set -e
 source "$(dirname "$0")/../lib.sh"
@@ -21,7 +21,7 @@ trap 'rc=$?; restore; (exit $rc); cleanup' EXIT
 
 require python3 tcpdump ethtool iptables-legacy iptables-nft
 FUZZ=$(dirname "$0")/fuzz.py
-COUNT=${CHAOS_FUZZ_COUNT:-300}
+COUNT=${CHAOS_FUZZ_COUNT:-2000}
 
 SEED=${FUZZ_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 DIR=$(mktemp -d)
