@@ -14,14 +14,14 @@
 # After each step the modules' use counts are back to their holders alone.
 # The modules are loaded again at the end, as vm/run expects.
 # env: CHAOS_LIFECYCLE_CYCLES (default 10, the issue's: 50),
-#      CHAOS_LIFECYCLE_REPLACES (default 20, the issue's: 100).
+#      CHAOS_LIFECYCLE_REPLACES (default 10, the issue's: 100).
 set -e
 source "$(dirname "$0")/../lib.sh"
 trap 'rc=$?; load_all; (exit $rc); cleanup' EXIT
 
 require hping3 iptables-legacy iptables-nft
 CYCLES=${CHAOS_LIFECYCLE_CYCLES:-10}
-REPLACES=${CHAOS_LIFECYCLE_REPLACES:-20}
+REPLACES=${CHAOS_LIFECYCLE_REPLACES:-10}
 MODDIR=${CHAOS_TOP:-$(dirname "$0")/../..}/build/${KVER:-$(uname -r)}/kernel
 # Load order: each after the ones it depends on.
 MODULES="nf_chaos_reply xt_portscan xt_DELUDE xt_TARPIT xt_CHAOS"
@@ -99,9 +99,12 @@ ruleset() {
 	EOF
 }
 
-# start_flood [HPING_OPTS]: SYN flood from scanner at host, ports 7001 on.
+# start_flood [HPING_OPTS]: SYN flood from scanner at host, ports 7001 on
+# (full speed unless HPING_OPTS give an interval).
 start_flood() {
-	ip netns exec scanner hping3 -q -S -p ++7001 --flood "$@" "$HOST4" >/dev/null 2>&1 &
+	local speed=--flood
+	[ "${1:-}" != -i ] || speed=
+	ip netns exec scanner hping3 -q -S -p ++7001 $speed "$@" "$HOST4" >/dev/null 2>&1 &
 	flood_pid=$!
 }
 stop_flood() {
@@ -175,7 +178,7 @@ for ipt in iptables-legacy iptables-nft; do
 	ruleset | ns host "$ipt-restore"
 done
 held=$(mktemp)
-ns client /usr/bin/python3 - "$HOST4" 7002 40 > "$held" <<-'EOF' &
+ip netns exec client /usr/bin/python3 - "$HOST4" 7002 40 > "$held" <<-'EOF' &
 	import select, socket, sys, time
 	host, port, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 	socks = []
@@ -213,12 +216,15 @@ fi
 ip netns del host
 sleep 2
 kill "$hpid" 2>/dev/null || true
+wait "$hpid" 2>/dev/null || true
 ip netns del client
 refs_settled "tarpit and peers' namespaces deleted with connections held"
 
-# 4. Atomic replacement of the rule set under a flood.
+# 4. Atomic replacement of the rule set under a flood, a paced one: a
+# full-speed flood takes both CPUs of a TCG guest and each restore then
+# takes seconds.
 setup_topology
-start_flood
+start_flood -i u200
 for ipt in iptables-legacy iptables-nft; do
 	t0=$SECONDS
 	for i in $(seq "$REPLACES"); do
