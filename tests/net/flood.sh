@@ -32,6 +32,11 @@ restore() {
 setup_topology
 dmac=$(ns router cat /sys/class/net/r-scanner/address)
 ns host /usr/bin/python3 "$FLOOD" serve 80 &
+# python starts slowly on a loaded TCG guest: give it a minute.
+for _ in $(seq 300); do
+	ns host ss -Htln | grep -q ':80 ' && break
+	sleep 0.2
+done
 wait_for_tcp_listen host 80 v6
 
 # The usual INPUT: established, the real service, then our targets.
