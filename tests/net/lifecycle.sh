@@ -13,14 +13,14 @@
 #   removed every time.
 # After each step the modules' use counts are back to their holders alone.
 # The modules are loaded again at the end, as vm/run expects.
-# env: CHAOS_LIFECYCLE_CYCLES (default 10, the issue's: 50),
+# env: CHAOS_LIFECYCLE_CYCLES (default 3, the issue's: 50),
 #      CHAOS_LIFECYCLE_REPLACES (default 10, the issue's: 100).
 set -e
 source "$(dirname "$0")/../lib.sh"
 trap 'rc=$?; load_all; (exit $rc); cleanup' EXIT
 
 require hping3 iptables-legacy iptables-nft
-CYCLES=${CHAOS_LIFECYCLE_CYCLES:-10}
+CYCLES=${CHAOS_LIFECYCLE_CYCLES:-3}
 REPLACES=${CHAOS_LIFECYCLE_REPLACES:-10}
 MODDIR=${CHAOS_TOP:-$(dirname "$0")/../..}/build/${KVER:-$(uname -r)}/kernel
 # Load order: each after the ones it depends on.
