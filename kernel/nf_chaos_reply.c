@@ -490,6 +490,13 @@ bool nf_chaos_tcp_answer(struct net *net, struct sk_buff *oldskb,
 	struct tcphdr buf;
 	unsigned int tcplen;
 
+	/*
+	 * A link-layer broadcast or multicast frame may carry a unicast IP
+	 * address of ours; TCP drops such segments, so do we.
+	 */
+	if (oldskb->pkt_type != PACKET_HOST)
+		return false;
+
 	if (family == NFPROTO_IPV4)
 		oth = nf_chaos_tcphdr_get4(net, oldskb, &buf, hook, &tcplen);
 	else

