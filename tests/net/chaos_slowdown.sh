@@ -11,7 +11,8 @@
 # Then one UDP scan more whose first answer from CHAOS the router drops, as
 # a busy link or the kernel's own ICMP rate limit may: the climb must not
 # end there. Not a benchmark (tests/bench is): it asserts a clear ratio for
-# the medians (1.5), and that no scan is faster than the bare median. A
+# the medians (1.5), and that no scan is faster than the fastest bare one
+# (on a loaded host bare UDP scans alone vary threefold). A
 # CHAOS scan is cut off once it has taken twice the bare median, and counts
 # with that bound as its time.
 #
@@ -43,14 +44,17 @@ scans()
 # median TIME...: the middle one
 median() { printf '%s\n' "$@" | sort -g | sed -n "$((($# + 1) / 2))p"; }
 
+# fastest TIME...: the smallest one
+fastest() { printf '%s\n' "$@" | sort -g | head -n 1; }
+
 # bound BARE: seconds a CHAOS scan may take before it is cut off
 bound() { awk -v b="$1" 'BEGIN { printf "%d", 2 * b + 1 }'; }
 
 # compare NAME BARE-TIMES... -- CHAOS-TIMES...: the ratio of the medians,
-# and of each CHAOS scan to the bare median
+# and of each CHAOS scan to the fastest bare one
 compare()
 {
-	local name=$1 bare=() chaos=() b c i=1
+	local name=$1 bare=() chaos=() b c f i=1
 
 	shift
 	while [ "$1" != -- ]; do bare+=("$1"); shift; done
@@ -61,8 +65,9 @@ compare()
 	printf '%-10s bare %-22s CHAOS %-22s medians %s / %s = %s\n' "$name" \
 		"${bare[*]}" "${chaos[*]}" "$c" "$b" "$(ratio "$c" "$b")"
 	check_slower "$name median of $REPEATS" "$c" "$b" $MIN_RATIO
+	f=$(fastest "${bare[@]}")
 	for c in "${chaos[@]}"; do
-		check_slower "$name scan $i of $REPEATS" "$c" "$b" $ANY_RATIO
+		check_slower "$name scan $i of $REPEATS" "$c" "$f" $ANY_RATIO
 		i=$((i + 1))
 	done
 }
@@ -99,5 +104,5 @@ else
 	fail "answers dropped by the router (expected 1, got $lost)"
 fi
 check_slower "-sU -T3 with its first answer lost" "$udp_lost" \
-	"$(median "${udp_bare[@]}")" $ANY_RATIO
+	"$(fastest "${udp_bare[@]}")" $ANY_RATIO
 finish
