@@ -50,31 +50,59 @@ struct chaos_bucket {
 /*
  * Negative answers go to retries only. A scanner that hears nothing on a
  * first try but an answer to a retry takes it for packet loss: it allows
- * every silent port as many retries as its latest answer needed, and
- * slows down as they grow. So each source gets, within the rate limit,
- * an answer to any retry that goes one further than all it was answered
- * before (its rung), and to the others, once the rung is high enough,
- * only with --reject-prob: the scanner climbs to its retry cap and its
- * longest delay between probes.
- * Probes are told apart by source, protocol and destination port, not
- * source port, which nmap changes on every retry; collisions in the small
- * tables only miscount retries.
+ * every silent port one retry more than the latest retry it was answered
+ * on, and slows down as they grow. So each source gets, within the rate
+ * limit, an answer to any retry that goes one further than all it was
+ * answered before (its rung), and to the others, once the rung is high
+ * enough, only with --reject-prob: the scanner climbs to its retry cap and
+ * its longest delay between probes.
+ * An answer lost on the way (to a busy link, or to the kernel's own ICMP
+ * rate limit of one per second and peer after a burst) would end the
+ * climb, and with it the scan. So the other answers to a source are one
+ * every two seconds at most, which keeps the kernel's tokens for the
+ * climb, and a rung whose answer the scanner does not show it heard, by
+ * going further, is answered once more on a later retry (nmap retries a
+ * batch of ports at once, and the next batch a timeout later).
+ * Probes are told apart by source, protocol and destination port; source
+ * ports tell scans apart. A retry comes from the probe's own source port
+ * or a near one (nmap adds twice the try number to a base port), so a
+ * probe from a distant one begins a new scan, which climbs from the start.
+ * Slots keep the full hash of their key: two ports counted in one slot
+ * would count each other's probes as retries, and a rung climbed ahead of
+ * the scanner stalls it. A probe that takes over a slot starts afresh.
  */
 #define CHAOS_PORT_SLOTS	512
 #define CHAOS_SOURCE_SLOTS	64
 #define CHAOS_SEEN_TIME		(60 * HZ)
 #define CHAOS_QUIET_RUNGS	4	/* nmap slows down from its 4th retry */
+#define CHAOS_RETRY_SPORTS	256	/* nmap: base port + 8-bit try code */
+#define CHAOS_RUNG_ANSWERS	2
+#define CHAOS_CONFIRM_TIME	(HZ / 4)
+#define CHAOS_OTHER_TIME	(2 * HZ)
 
-struct chaos_seen {
-	u32 stamp;	/* jiffies | 1 of the last probe or climb, 0 if none */
-	u32 count;	/* port: probes so far; source: its rung */
+struct chaos_port {
+	u32 key;	/* hash of source, protocol and port */
+	u32 stamp;	/* jiffies | 1 of the last probe, 0 if none */
+	u32 scan;	/* the source's scan it was counted in */
+	u16 sport;	/* source port of the last probe */
+	u16 count;	/* probes so far */
+};
+
+struct chaos_source {
+	u32 key;	/* hash of source and protocol */
+	u32 stamp;	/* jiffies | 1 of the last probe, 0 if none */
+	u32 scan;	/* jiffies | 1 when its current scan began */
+	u32 climbed;	/* jiffies of the last answer at the rung */
+	u32 other;	/* jiffies of the last other answer */
+	u16 rung;	/* latest retry of the scan that was answered */
+	u16 answers;	/* at the rung */
 };
 
 struct chaos_state {
 	struct chaos_bucket bucket;
 	u32 seed;
-	struct chaos_seen port[CHAOS_PORT_SLOTS];
-	struct chaos_seen source[CHAOS_SOURCE_SLOTS];
+	struct chaos_port port[CHAOS_PORT_SLOTS];
+	struct chaos_source source[CHAOS_SOURCE_SLOTS];
 };
 
 /* Take a token if @spare more stay in the bucket (in units of time). */
@@ -107,55 +135,101 @@ static u32 chaos_source_hash(const struct sk_buff *skb, u8 family)
 	return ipv6_addr_hash(&ipv6_hdr(skb)->saddr);
 }
 
-/* Count of a live slot, 0 for a stale one. */
-static u32 chaos_seen_count(const struct chaos_seen *seen, u32 now)
+static bool chaos_live(u32 stamp, u32 now)
 {
-	u32 last = READ_ONCE(seen->stamp);
-
-	if (!last || now - last >= CHAOS_SEEN_TIME)
-		return 0;
-	return READ_ONCE(seen->count);
+	return stamp && now - stamp < CHAOS_SEEN_TIME;
 }
 
-/* Whether to give the negative answer to a probe for @proto/@port. */
+/* Start a new scan for @source at @now: no rung climbed yet. */
+static void chaos_new_scan(struct chaos_source *source, u32 now)
+{
+	WRITE_ONCE(source->scan, now);
+	WRITE_ONCE(source->rung, 0);
+	WRITE_ONCE(source->other, now - CHAOS_OTHER_TIME);
+}
+
+/*
+ * Count a probe from @sport to @proto/@port and return how many probes of
+ * the same scan came before it. Racing updates of a slot miscount a retry
+ * at worst.
+ */
+static u32 chaos_count(struct chaos_state *st, struct chaos_source *source,
+		       u32 src, u8 proto, __be16 port, u16 sport, u32 now)
+{
+	struct chaos_port *seen;
+	u32 key, scan, tries = 0;
+
+	key = jhash_2words(src, proto << 16 | (__force u16)port, st->seed);
+	seen = &st->port[key % CHAOS_PORT_SLOTS];
+	scan = READ_ONCE(source->scan);
+
+	if (READ_ONCE(seen->key) == key &&
+	    chaos_live(READ_ONCE(seen->stamp), now) &&
+	    READ_ONCE(seen->scan) == scan) {
+		tries = READ_ONCE(seen->count);
+		if (abs((s16)(sport - READ_ONCE(seen->sport))) >=
+		    CHAOS_RETRY_SPORTS) {
+			chaos_new_scan(source, now);
+			scan = now;
+			tries = 0;
+		}
+	}
+	WRITE_ONCE(seen->key, key);
+	WRITE_ONCE(seen->stamp, now);
+	WRITE_ONCE(seen->scan, scan);
+	WRITE_ONCE(seen->sport, sport);
+	WRITE_ONCE(seen->count, min_t(u32, tries + 1, U16_MAX));
+	return tries;
+}
+
+/* Whether to give the negative answer to a probe from @sport to @port. */
 static bool chaos_refuse(const struct sk_buff *skb,
 			 const struct xt_action_param *par, u8 proto,
-			 __be16 port)
+			 __be16 sport, __be16 port)
 {
 	const struct xt_chaos_tginfo *info = par->targinfo;
 	struct chaos_state *st = info->priv;
 	u32 now = (u32)jiffies | 1, src, tries, rung;
-	struct chaos_seen *seen, *source;
+	struct chaos_source *source;
+	u32 key;
 	bool climb;
 
 	src = chaos_source_hash(skb, xt_family(par));
-	seen = &st->port[jhash_2words(src, proto << 16 | (__force u16)port,
-				      st->seed) % CHAOS_PORT_SLOTS];
-
-	/* Racing updates of a slot miscount a retry at worst. */
-	tries = chaos_seen_count(seen, now);
-	WRITE_ONCE(seen->stamp, now);
-	WRITE_ONCE(seen->count, tries + 1);
+	key = jhash_2words(src, proto, st->seed);
+	source = &st->source[key % CHAOS_SOURCE_SLOTS];
+	if (READ_ONCE(source->key) != key ||
+	    !chaos_live(READ_ONCE(source->stamp), now)) {
+		WRITE_ONCE(source->key, key);
+		chaos_new_scan(source, now);
+	}
+	WRITE_ONCE(source->stamp, now);
+	tries = chaos_count(st, source, src, proto, port, ntohs(sport), now);
 	if (!tries)
 		return false;
 
 	/*
 	 * The other answers wait until the scanner has climbed to where it
-	 * slows down, and leave a token for the next climb: early answers
-	 * would use up the kernel's own ICMP burst for the peer.
+	 * slows down, and leave a token in the bucket for the next climb.
 	 */
-	source = &st->source[jhash_1word(src, st->seed) % CHAOS_SOURCE_SLOTS];
-	rung = chaos_seen_count(source, now);
-	climb = tries > rung;
+	rung = READ_ONCE(source->rung);
+	climb = tries > rung ||
+		(tries == rung &&
+		 READ_ONCE(source->answers) < CHAOS_RUNG_ANSWERS &&
+		 now - READ_ONCE(source->climbed) >= CHAOS_CONFIRM_TIME);
 	if (!climb && (rung < CHAOS_QUIET_RUNGS ||
+		       now - READ_ONCE(source->other) < CHAOS_OTHER_TIME ||
 		       !chaos_chance(info->reject_prob)))
 		return false;
 	if (!chaos_bucket_take(&st->bucket, climb ? 0 : st->bucket.interval))
 		return false;
-	if (climb) {
-		WRITE_ONCE(source->stamp, now);
-		WRITE_ONCE(source->count, tries);
+	if (!climb) {
+		WRITE_ONCE(source->other, now);
+		return true;
 	}
+	WRITE_ONCE(source->answers, tries > rung ? 1 :
+		   READ_ONCE(source->answers) + 1);
+	WRITE_ONCE(source->rung, min_t(u32, tries, U16_MAX));
+	WRITE_ONCE(source->climbed, now);
 	return true;
 }
 
@@ -216,7 +290,7 @@ static void chaos_tcp(struct sk_buff *skb, const struct xt_action_param *par,
 		return;
 	}
 
-	if (chaos_refuse(skb, par, IPPROTO_TCP, th->dest))
+	if (chaos_refuse(skb, par, IPPROTO_TCP, th->source, th->dest))
 		nf_chaos_tcp_answer(net, skb, xt_hooknum(par), xt_family(par),
 				    NF_CHAOS_RESET);
 }
@@ -240,7 +314,7 @@ static void chaos_udp(struct sk_buff *skb, const struct xt_action_param *par,
 	struct udphdr _uh;
 
 	uh = skb_header_pointer(skb, thoff, sizeof(_uh), &_uh);
-	if (uh && chaos_refuse(skb, par, proto, uh->dest))
+	if (uh && chaos_refuse(skb, par, proto, uh->source, uh->dest))
 		chaos_unreach(skb, par, true);
 }
 
@@ -270,7 +344,7 @@ static unsigned int chaos_tg(struct sk_buff *skb,
 	case -1:
 		break;
 	default:
-		if (chaos_refuse(skb, par, proto, 0))
+		if (chaos_refuse(skb, par, proto, 0, 0))
 			chaos_unreach(skb, par, false);
 		break;
 	}
