@@ -37,7 +37,10 @@ def main():
     s.sendall(b"hello\n")
     got = b""
     while not got.endswith(b"\n"):
-        got += s.recv(100)
+        data = s.recv(100)
+        if not data:
+            sys.exit("connection closed before the echo")
+        got += data
     sniff.stop()
     l3 = IPv6 if v6 else IP
     theirs = [p[TCP] for p in sniff.results if len(p[TCP].payload)]
