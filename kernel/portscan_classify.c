@@ -32,44 +32,26 @@ static const bool portscan_sane_flags[PORTSCAN_FLAGS + 1] = {
 	[TCPHDR_ACK | TCPHDR_URG]		= true,
 };
 
-static bool portscan_flow_in(struct net *net,
-			     const struct nf_conntrack_zone *zone,
-			     const struct nf_conntrack_tuple *tuple)
-{
-	struct nf_conntrack_tuple_hash *h;
-
-	h = nf_conntrack_find_get(net, zone, tuple);
-	if (!h)
-		return false;
-	nf_ct_put(nf_ct_tuplehash_to_ctrack(h));
-	return true;
-}
-
 /*
- * Conntrack leaves invalid packets, even of known flows, without a ct
- * and without the zone its template gave them: look the flow up in the
- * template's zone (rule before conntrack), else in the default zone and
- * in those of the flows tracked so far.
+ * Conntrack leaves invalid packets, even of known flows, without a ct:
+ * look the flow up. A template (rule before conntrack) gives the zone.
  */
 static bool portscan_flow_exists(struct net *net, const struct sk_buff *skb,
 				 u8 family, const struct nf_conn *tmpl)
 {
-	const struct nf_conntrack_zone *zones;
-	struct nf_conntrack_zone tmp;
+	const struct nf_conntrack_zone *zone = &nf_ct_zone_dflt;
+	struct nf_conntrack_tuple_hash *h;
 	struct nf_conntrack_tuple tuple;
-	unsigned int i, n;
 
 	if (!nf_ct_get_tuplepr(skb, skb_network_offset(skb), family, net, &tuple))
 		return true;	/* cannot tell: do not accuse */
 	if (tmpl)
-		return portscan_flow_in(net, nf_ct_zone_tmpl(tmpl, skb, &tmp), &tuple);
-	if (portscan_flow_in(net, &nf_ct_zone_dflt, &tuple))
-		return true;
-	n = portscan_zones(net, &zones);
-	for (i = 0; i < n; i++)
-		if (portscan_flow_in(net, &zones[i], &tuple))
-			return true;
-	return false;
+		zone = nf_ct_zone(tmpl);
+	h = nf_conntrack_find_get(net, zone, &tuple);
+	if (!h)
+		return false;
+	nf_ct_put(nf_ct_tuplehash_to_ctrack(h));
+	return true;
 }
 
 /*

@@ -12,27 +12,21 @@
 #include <linux/netfilter_ipv4.h>
 #include <linux/netfilter_ipv6.h>
 #include <linux/skbuff.h>
-#include <linux/spinlock.h>
 #include <linux/tcp.h>
 #include <net/ipv6.h>
 #include <net/netns/generic.h>
 #include <net/netfilter/nf_conntrack.h>
 #include <net/netfilter/nf_conntrack_ecache.h>
-#include <net/netfilter/nf_conntrack_zones.h>
 #include "portscan_track.h"
 
 struct portscan_net {
 	unsigned int users[2];	/* rules per family: IPv4, IPv6 */
 	u32 mark_mask;		/* shared by all rules of the netns */
-	unsigned int nzones;	/* zones[] only grows, entry before count */
-	struct nf_conntrack_zone zones[PORTSCAN_ZONES];
 };
 
 static unsigned int portscan_net_id __read_mostly;
 /* Serialises rule setup and teardown; never taken on the packet path. */
 static DEFINE_MUTEX(portscan_mutex);
-/* Serialises the rare learning of a new zone. */
-static DEFINE_SPINLOCK(portscan_zone_lock);
 
 bool portscan_mask_valid(u32 mark_mask)
 {
@@ -43,56 +37,6 @@ bool portscan_mask_valid(u32 mark_mask)
 	shift = __ffs(mark_mask);
 	return shift <= 32 - XT_PORTSCAN_STATE_BITS &&
 	       ((mark_mask >> shift) & PORTSCAN_STATE_ALL) == PORTSCAN_STATE_ALL;
-}
-
-unsigned int portscan_zones(struct net *net,
-			    const struct nf_conntrack_zone **zones)
-{
-	const struct portscan_net *pn = net_generic(net, portscan_net_id);
-
-	*zones = pn->zones;
-	/* Pairs with the release in portscan_zone_learn(): entries first. */
-	return smp_load_acquire(&pn->nzones);
-}
-
-static bool portscan_zone_known(const struct portscan_net *pn,
-				const struct nf_conntrack_zone *zone,
-				unsigned int n)
-{
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		if (pn->zones[i].id == zone->id &&
-		    pn->zones[i].flags == zone->flags &&
-		    pn->zones[i].dir == zone->dir)
-			return true;
-	return false;
-}
-
-/*
- * Remember the non-default zones of tracked flows: conntrack takes the
- * zone from invalid packets, and the classifier then looks them up in
- * the zones remembered here.
- */
-static void portscan_zone_learn(struct portscan_net *pn, const struct nf_conn *ct)
-{
-	const struct nf_conntrack_zone *zone = nf_ct_zone(ct);
-	unsigned int n;
-
-	if (likely(zone->id == NF_CT_DEFAULT_ZONE_ID &&
-		   zone->dir == NF_CT_DEFAULT_ZONE_DIR))
-		return;
-	n = smp_load_acquire(&pn->nzones);	/* the entries below n are set */
-	if (portscan_zone_known(pn, zone, n) || n == PORTSCAN_ZONES)
-		return;
-	spin_lock_bh(&portscan_zone_lock);
-	n = pn->nzones;
-	if (!portscan_zone_known(pn, zone, n) && n < PORTSCAN_ZONES) {
-		pn->zones[n] = *zone;
-		/* Publish the entry before the count that covers it. */
-		smp_store_release(&pn->nzones, n + 1);
-	}
-	spin_unlock_bh(&portscan_zone_lock);
 }
 
 /* TCP header offset; conntrack reassembled, so skip any fragment. */
@@ -179,7 +123,7 @@ static void portscan_mark_set(struct nf_conn *ct, u32 bits)
 static unsigned int portscan_track(void *priv, struct sk_buff *skb,
 				   const struct nf_hook_state *state)
 {
-	struct portscan_net *pn = net_generic(state->net, portscan_net_id);
+	const struct portscan_net *pn = net_generic(state->net, portscan_net_id);
 	u32 mask = READ_ONCE(pn->mark_mask);
 	enum ip_conntrack_info ctinfo;
 	const struct tcphdr *th;
@@ -191,7 +135,6 @@ static unsigned int portscan_track(void *priv, struct sk_buff *skb,
 	ct = nf_ct_get(skb, &ctinfo);
 	if (!ct || nf_ct_protonum(ct) != IPPROTO_TCP)
 		return NF_ACCEPT;
-	portscan_zone_learn(pn, ct);
 	flow = portscan_state(READ_ONCE(ct->mark), mask);
 	/* Flows older than the rules are never classified. */
 	if (!(flow & PORTSCAN_TRACKED) && ctinfo != IP_CT_NEW)

@@ -11,7 +11,6 @@
 #include <linux/build_bug.h>
 #include <linux/netfilter/xt_portscan.h>
 #include <net/net_namespace.h>
-#include <net/netfilter/nf_conntrack_zones.h>
 
 #if !IS_ENABLED(CONFIG_NF_CONNTRACK_MARK)
 #error "xt_portscan keeps its per-flow state in the conntrack mark: enable CONFIG_NF_CONNTRACK_MARK"
@@ -28,9 +27,6 @@ enum {
 
 static_assert(PORTSCAN_REPLY_FIN <= PORTSCAN_STATE_ALL);
 
-/* Conntrack zones remembered per netns (see the manual). */
-#define PORTSCAN_ZONES	8
-
 /* State bits of a flow, given its conntrack mark and a valid mark mask. */
 static inline u32 portscan_state(u32 mark, u32 mark_mask)
 {
@@ -40,9 +36,6 @@ static inline u32 portscan_state(u32 mark, u32 mark_mask)
 bool portscan_mask_valid(u32 mark_mask);
 int portscan_track_get(struct net *net, u8 family, u32 mark_mask);
 void portscan_track_put(struct net *net, u8 family);
-/* The non-default zones the tracking hook has seen in @net, and their count. */
-unsigned int portscan_zones(struct net *net,
-			    const struct nf_conntrack_zone **zones);
 int portscan_track_init(void);
 void portscan_track_exit(void);
 
