@@ -4,8 +4,13 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 #include <linux/export.h>
+#include <linux/ip.h>
+#include <linux/ipv6.h>
+#include <linux/netfilter.h>
 #include <linux/skbuff.h>
 #include <linux/tcp.h>
+#include <net/inet6_hashtables.h>
+#include <net/inet_hashtables.h>
 #include <net/tcp.h>
 #include <net/netfilter/nf_conntrack.h>
 #include <net/netfilter/nf_conntrack_core.h>
@@ -49,6 +54,57 @@ static bool portscan_flow_exists(struct net *net, const struct sk_buff *skb,
 	return true;
 }
 
+/*
+ * A local socket that owns the 4-tuple of a segment addressed to us
+ * (established hash: no listener, which an ACK probe to an open port
+ * would find; time-wait and request sockets count) proves a connection.
+ */
+static bool portscan_local_conn(const struct sk_buff *skb,
+				const struct tcphdr *th,
+				const struct nf_hook_state *state)
+{
+	struct net *net = state->net;
+	struct sock *sk = NULL;
+
+	if (state->hook != NF_INET_LOCAL_IN && state->hook != NF_INET_PRE_ROUTING)
+		return false;
+	if (state->pf == NFPROTO_IPV4) {
+		const struct iphdr *iph = ip_hdr(skb);
+
+		sk = __inet_lookup_established(net, net->ipv4.tcp_death_row.hashinfo,
+					       iph->saddr, th->source,
+					       iph->daddr, ntohs(th->dest),
+					       state->in->ifindex, 0);
+#if IS_ENABLED(CONFIG_IPV6)
+	} else {
+		const struct ipv6hdr *ip6h = ipv6_hdr(skb);
+
+		sk = __inet6_lookup_established(net, net->ipv4.tcp_death_row.hashinfo,
+						&ip6h->saddr, th->source,
+						&ip6h->daddr, ntohs(th->dest),
+						state->in->ifindex, 0);
+#endif
+	}
+	if (!sk)
+		return false;
+	sock_gen_put(sk);
+	return true;
+}
+
+/*
+ * A segment (not a SYN) that conntrack has no history for: flushed,
+ * expired, failed over, or older than conntrack in this netns. It is
+ * real if it is a RST (an answer to our own attempt, or late), carries
+ * payload (scan probes carry none), or a local socket owns it.
+ */
+static bool portscan_unknown_real(const struct sk_buff *skb,
+				  unsigned int thoff, const struct tcphdr *th,
+				  const struct nf_hook_state *state)
+{
+	return th->rst || skb->len > thoff + __tcp_hdrlen(th) ||
+	       portscan_local_conn(skb, th, state);
+}
+
 /* Classes decided by the flow history, for ORIGINAL-direction segments. */
 static unsigned int portscan_closing(const struct nf_conn *ct, u8 flags,
 				     u32 state)
@@ -65,8 +121,8 @@ static unsigned int portscan_closing(const struct nf_conn *ct, u8 flags,
 	return state & PORTSCAN_REPLY_DATA ? XT_PORTSCAN_GRAB : XT_PORTSCAN_CONNECT;
 }
 
-unsigned int portscan_classify(struct net *net, const struct sk_buff *skb,
-			       unsigned int thoff, u8 family, u32 mark_mask)
+unsigned int portscan_classify(const struct sk_buff *skb, unsigned int thoff,
+			       const struct nf_hook_state *state, u32 mark_mask)
 {
 	enum ip_conntrack_info ctinfo;
 	const struct tcphdr *th;
@@ -79,7 +135,9 @@ unsigned int portscan_classify(struct net *net, const struct sk_buff *skb,
 	if (!th)
 		return 0;
 	flags = tcp_flag_byte(th);
-	if (!portscan_sane_flags[flags & PORTSCAN_FLAGS])
+	/* No stack sends absurd flags or a header shorter than 20 bytes. */
+	if (!portscan_sane_flags[flags & PORTSCAN_FLAGS] ||
+	    __tcp_hdrlen(th) < sizeof(*th))
 		return XT_PORTSCAN_STEALTH;
 	bare_syn = (flags & (TCPHDR_SYN | TCPHDR_ACK)) == TCPHDR_SYN;
 
@@ -87,9 +145,9 @@ unsigned int portscan_classify(struct net *net, const struct sk_buff *skb,
 	if (!ct || nf_ct_is_template(ct)) {
 		if (bare_syn)
 			return PORTSCAN_OPENING_SYN;
-		/* A RST may answer our own connection attempt, or be late. */
-		if (flags & TCPHDR_RST || ctinfo == IP_CT_UNTRACKED ||
-		    portscan_flow_exists(net, skb, family, ct))
+		if (ctinfo == IP_CT_UNTRACKED ||
+		    portscan_unknown_real(skb, thoff, th, state) ||
+		    portscan_flow_exists(state->net, skb, state->pf, ct))
 			return 0;
 		return XT_PORTSCAN_STEALTH;
 	}
@@ -97,7 +155,8 @@ unsigned int portscan_classify(struct net *net, const struct sk_buff *skb,
 		if (bare_syn)
 			return PORTSCAN_OPENING_SYN;
 		/* Created for this very segment: conntrack picked it up. */
-		if (!(flags & TCPHDR_RST) && !nf_ct_is_confirmed(ct))
+		if (!nf_ct_is_confirmed(ct) &&
+		    !portscan_unknown_real(skb, thoff, th, state))
 			return XT_PORTSCAN_STEALTH;
 	}
 	if (!mark_mask || CTINFO2DIR(ctinfo) != IP_CT_DIR_ORIGINAL)

@@ -19,7 +19,7 @@ static bool portscan_mt(const struct sk_buff *skb, struct xt_action_param *par)
 
 	if (par->fragoff)
 		return false;
-	return portscan_classify(xt_net(par), skb, par->thoff, xt_family(par),
+	return portscan_classify(skb, par->thoff, par->state,
 				 info->mark_mask) & info->match;
 }
 

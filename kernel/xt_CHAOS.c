@@ -282,7 +282,7 @@ static void chaos_tcp(struct sk_buff *skb, const struct xt_action_param *par,
 	/* A positive answer, so not rate limited. */
 	if (info->variant != XT_CHAOS_NORMAL &&
 	    th->syn && !th->ack && chaos_chance(info->delude_prob) &&
-	    (portscan_classify(net, skb, thoff, xt_family(par), 0) &
+	    (portscan_classify(skb, thoff, par->state, 0) &
 	     PORTSCAN_OPENING_SYN)) {
 		nf_chaos_tcp_answer(net, skb, xt_hooknum(par), xt_family(par),
 				    info->variant == XT_CHAOS_TARPIT ?
