@@ -40,6 +40,17 @@ pass() { echo "PASS: $*"; _npass=$((_npass + 1)); }
 fail() { echo "FAIL: $*"; _nfail=$((_nfail + 1)); }
 skip() { echo "SKIP: $*"; _nskip=$((_nskip + 1)); }
 
+# expect WHAT PATTERN GOT: PASS if GOT matches the glob PATTERN.
+expect() {
+	local what=$1 pattern=$2 got=$3
+	# shellcheck disable=SC2053
+	if [[ "$got" == $pattern ]]; then
+		pass "$what: $got"
+	else
+		fail "$what (expected $pattern, got $got)"
+	fi
+}
+
 ns() {
 	local name=$1
 	shift
@@ -72,16 +83,21 @@ _link() {
 	EOF
 }
 
-setup_topology() {
+# setup_ns NAME...: fresh namespaces with lo up and no duplicate address
+# detection, so that v6 addresses are usable at once.
+setup_ns() {
 	local n
-	cleanup_namespaces
-	for n in $NAMESPACES; do
+	for n in "$@"; do
 		ip netns add "$n"
-		# No duplicate address detection: v6 addresses usable at once.
 		ns "$n" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
 			net.ipv6.conf.default.accept_dad=0
 		ip -n "$n" link set lo up
 	done
+}
+
+setup_topology() {
+	cleanup_namespaces
+	setup_ns $NAMESPACES
 	ns router sysctl -qw net.ipv4.ip_forward=1 \
 		net.ipv6.conf.all.forwarding=1
 	_link scanner 10.0.1 fd00:1

@@ -20,16 +20,6 @@ setup_topology
 
 client() { ns client timeout 40 /usr/bin/python3 "$TCP_CLIENT" "$@" 2>&1 || true; }
 
-expect() {
-	local what=$1 pattern=$2 got=$3
-	# shellcheck disable=SC2053
-	if [[ "$got" == $pattern ]]; then
-		pass "$what: $got"
-	else
-		fail "$what (expected $pattern, got $got)"
-	fi
-}
-
 ct_tcp() {
 	ns host conntrack -L -f ipv4 -p tcp 2>/dev/null
 	ns host conntrack -L -f ipv6 -p tcp 2>/dev/null

@@ -24,16 +24,6 @@ run() {
 	ns "$n" timeout 40 /usr/bin/python3 "$TCP_CLIENT" "$@" 2>&1 || true
 }
 
-expect() {
-	local what=$1 pattern=$2 got=$3
-	# shellcheck disable=SC2053
-	if [[ "$got" == $pattern ]]; then
-		pass "$what: $got"
-	else
-		fail "$what (expected $pattern, got $got)"
-	fi
-}
-
 # Link-local.
 ll=$(ip -n host -6 -o addr show dev eth0 scope link |
 	awk '{ sub("/.*", "", $4); print $4 }')
