@@ -115,10 +115,25 @@ cleanup_namespaces() {
 	local n
 	for n in $NAMESPACES; do
 		[ -e "/run/netns/$n" ] || continue
-		ip netns pids "$n" 2>/dev/null | xargs -r kill -KILL 2>/dev/null
-		ip netns del "$n" 2>/dev/null
+		# A process may exit between the listing and the kill.
+		ip netns pids "$n" 2>/dev/null | xargs -r kill -KILL 2>/dev/null || true
+		ip netns del "$n" 2>/dev/null || true
 	done
 	return 0
+}
+
+# flush_rules NS...: remove every iptables (legacy, nft) and nft rule in
+# NS. For tests whose TCP sockets outlive their processes (FINs that a
+# tarpit or a dead peer never answers) and so keep the namespace, and its
+# rules with their modules, alive after cleanup.
+flush_rules() {
+	local n ipt
+	for n in "$@"; do
+		for ipt in iptables-legacy ip6tables-legacy; do
+			ns "$n" "$ipt" -F 2>/dev/null || true
+		done
+		ns "$n" nft flush ruleset 2>/dev/null || true
+	done
 }
 
 # EXIT trap: delete the namespaces. A script that dies under set -e

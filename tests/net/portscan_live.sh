@@ -15,7 +15,14 @@
 set -e
 source "$(dirname "$0")/../lib.sh"
 source "$(dirname "$0")/portscan_lib.inc"
-trap cleanup EXIT
+# The sessions' sockets outlive their processes, and so the namespaces.
+live_cleanup() {
+	local rc=$?
+	flush_rules host router
+	(exit $rc)
+	cleanup
+}
+trap live_cleanup EXIT
 
 require nmap socat conntrack
 

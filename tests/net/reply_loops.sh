@@ -17,18 +17,20 @@
 # - a flood of valid probes is answered within the per-netns rate limit.
 set -e
 source "$(dirname "$0")/../lib.sh"
-trap cleanup EXIT
+# The held curl's socket outlives curl, and so the namespaces.
+loops_cleanup() {
+	local rc=$?
+	flush_rules loopa loopb
+	(exit $rc)
+	cleanup
+}
+trap loops_cleanup EXIT
 
 require python3 iptables-legacy ip6tables-legacy curl
 
 NAMESPACES="loopa loopb"
 cleanup_namespaces
-for n in $NAMESPACES; do
-	ip netns add "$n"
-	ns "$n" sysctl -qw net.ipv6.conf.all.accept_dad=0 \
-		net.ipv6.conf.default.accept_dad=0
-	ip -n "$n" link set lo up
-done
+setup_ns $NAMESPACES
 ip link add eth0 netns loopa type veth peer name eth0 netns loopb
 ip -n loopa addr add 10.0.9.1/24 dev eth0
 ip -n loopa addr add fd00:9::1/64 dev eth0 nodad

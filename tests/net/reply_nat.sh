@@ -104,8 +104,10 @@ for v in 4 6; do
 done
 rm -f "$cap" "$cap.err"
 
+# The router merely forwards the REDIRECT case's connection to host:8080,
+# which DELUDE completes and resets: its entry there is the router's own.
 for n in router host; do
-	c=$(ct_tcp $n)
+	c=$(ct_tcp $n | { [ $n = host ] && cat || grep -v "dport=8080 " || true; })
 	if [ -z "$c" ]; then
 		pass "$n: no TCP conntrack entry confirmed"
 	else
