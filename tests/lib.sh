@@ -127,10 +127,12 @@ cleanup_namespaces() {
 # tarpit or a dead peer never answers) and so keep the namespace, and its
 # rules with their modules, alive after cleanup.
 flush_rules() {
-	local n ipt
+	local n ipt t
 	for n in "$@"; do
 		for ipt in iptables-legacy ip6tables-legacy; do
-			ns "$n" "$ipt" -F 2>/dev/null || true
+			for t in raw mangle nat filter; do
+				ns "$n" "$ipt" -t $t -F 2>/dev/null || true
+			done
 		done
 		ns "$n" nft flush ruleset 2>/dev/null || true
 	done
