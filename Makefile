@@ -8,7 +8,8 @@
 #                      from the tracked files, into build/deb (DEBDIR)
 # make check           host tests, then VM tests on every supported kernel
 # make demo            nmap before and after DELUDE, in a VM
-# make bench           scan-time ratios, in a VM
+# make bench           scan-time ratios, in a VM, and next to xtables-addons'
+#                      CHAOS (fetched from the apt archive, built privately)
 
 # Installing is for the kernel that runs; building, for the newest headers.
 ifneq ($(filter install modules_install,$(MAKECMDGOALS)),)
@@ -81,6 +82,7 @@ demo: deps
 
 bench: deps
 	tests/bench
+	tests/bench-peer
 
 clean:
 	rm -rf build extensions/*.so
