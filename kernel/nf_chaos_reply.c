@@ -161,6 +161,23 @@ static bool nf_chaos_acks_cookie(const struct sk_buff *oldskb, u8 family,
 }
 
 /*
+ * After a greeting of L bytes and a FIN, the peer acks peer ISN + cookie +
+ * L + 2 and sends from its ISN + 1 + S, S what it has sent since the
+ * handshake: @rcv_nxt - @seq is 1 + L - S. Those segments, its ACK and FIN
+ * and whatever it sent before it read the greeting, get no answer: a RST
+ * would reach the peer before it read the greeting, and fail the read.
+ * A stray segment falls in this window with odds of 2^-16, and then only
+ * misses its RST.
+ */
+#define NF_CHAOS_GREETED_MAX	BIT(16)
+
+static bool nf_chaos_after_greeting(u32 seq, u32 rcv_nxt)
+{
+	return rcv_nxt - seq + NF_CHAOS_GREETED_MAX <=
+	       NF_CHAOS_GREETED_MAX + NF_CHAOS_BANNER_MAX + 2;
+}
+
+/*
  * Even so, bound those answers per network namespace: a real peer can have
  * them at the rate it sends, and a loop through a cookie collision (if any)
  * ends at the first answer the bucket withholds. A token bucket kept as one
@@ -383,10 +400,14 @@ static bool nf_chaos_plan(struct net *net, struct nf_chaos_seg *seg,
 	case NF_CHAOS_DELUDE_BANNER:
 	case NF_CHAOS_BANNER:
 		/* The handshake's ACK, or the first data, carries our cookie. */
-		if (!oth->syn && oth->ack &&
-		    nf_chaos_acks_cookie(oldskb, family, oth, dlen, answer,
-					 &rcv_nxt))
-			return nf_chaos_plan_banner(net, seg, oldskb, oth, dlen);
+		if (!oth->syn && oth->ack) {
+			if (nf_chaos_acks_cookie(oldskb, family, oth, dlen,
+						 answer, &rcv_nxt))
+				return nf_chaos_plan_banner(net, seg, oldskb,
+							    oth, dlen);
+			if (nf_chaos_after_greeting(seq, rcv_nxt))
+				return false;
+		}
 		if (answer == NF_CHAOS_BANNER)
 			return false;
 		fallthrough;
