@@ -18,9 +18,11 @@ enum {
 	O_DELUDE_PROB,
 	O_RATE,
 	O_BURST,
+	O_BANNER,
 	F_DELUDE      = 1 << O_DELUDE,
 	F_TARPIT      = 1 << O_TARPIT,
 	F_DELUDE_PROB = 1 << O_DELUDE_PROB,
+	F_BANNER      = 1 << O_BANNER,
 };
 
 /* Defaults: probabilities in ppm, rate per minute. */
@@ -75,6 +77,8 @@ static void chaos_tg_help(void)
 "                        else the packet is dropped silently (default %s)\n"
 "  --delude-prob P       probability that an opening SYN goes to DELUDE or\n"
 "                        TARPIT; needs --delude or --tarpit (default %s)\n"
+"  --banner              with --delude: greet the deluded peers that\n"
+"                        complete the handshake as DELUDE --banner does\n"
 "  --rate N[/second|/minute]\n"
 "                        most negative answers per time unit, plain N is\n"
 "                        per second (default %s)\n"
@@ -99,6 +103,7 @@ static const struct xt_option_entry chaos_tg_opts[] = {
 	{ .name = "burst", .id = O_BURST, .type = XTTYPE_UINT32,
 	  .flags = XTOPT_PUT, XTOPT_POINTER(s, burst),
 	  .min = 1, .max = CHAOS_BURST_MAX },
+	{ .name = "banner", .id = O_BANNER, .type = XTTYPE_NONE },
 	XTOPT_TABLEEND,
 };
 #undef s
@@ -199,6 +204,9 @@ static void chaos_tg_parse(struct xt_option_call *cb)
 	case O_RATE:
 		info->rate = chaos_parse_rate(cb->arg);
 		break;
+	case O_BANNER:
+		info->flags |= XT_CHAOS_BANNER;
+		break;
 	}
 }
 
@@ -208,6 +216,18 @@ static void chaos_tg_check(struct xt_fcheck_call *cb)
 	    !(cb->xflags & (F_DELUDE | F_TARPIT)))
 		xtables_error(PARAMETER_PROBLEM,
 			      "CHAOS: --delude-prob needs --delude or --tarpit");
+	if ((cb->xflags & F_BANNER) && !(cb->xflags & F_DELUDE))
+		xtables_error(PARAMETER_PROBLEM,
+			      "CHAOS: --banner needs --delude");
+}
+
+/* Revision 0 of the kernel target would ignore the flags byte. */
+static void chaos_tg_check0(struct xt_fcheck_call *cb)
+{
+	chaos_tg_check(cb);
+	if (cb->xflags & F_BANNER)
+		xtables_error(PARAMETER_PROBLEM,
+			      "CHAOS: --banner needs revision 1 of the target: load a newer xt_CHAOS");
 }
 
 static const char *chaos_variant_name(uint8_t variant)
@@ -238,6 +258,8 @@ static void chaos_tg_print(const void *ip __attribute__((unused)),
 		       chaos_prob_str(buf, sizeof(buf), info->delude_prob));
 	printf(" rate %s burst %u",
 	       chaos_rate_str(buf, sizeof(buf), info->rate), info->burst);
+	if (info->flags & XT_CHAOS_BANNER)
+		printf(" banner");
 }
 
 static void chaos_tg_save(const void *ip __attribute__((unused)),
@@ -259,25 +281,49 @@ static void chaos_tg_save(const void *ip __attribute__((unused)),
 		printf(" --rate %s", chaos_rate_str(buf, sizeof(buf), info->rate));
 	if (info->burst != CHAOS_BURST)
 		printf(" --burst %u", info->burst);
+	if (info->flags & XT_CHAOS_BANNER)
+		printf(" --banner");
 }
 
-static struct xtables_target chaos_tg_reg = {
-	.version       = XTABLES_VERSION,
-	.name          = "CHAOS",
-	.revision      = 0,
-	.family        = NFPROTO_UNSPEC,
-	.size          = XT_ALIGN(sizeof(struct xt_chaos_tginfo)),
-	.userspacesize = offsetof(struct xt_chaos_tginfo, priv),
-	.help          = chaos_tg_help,
-	.init          = chaos_tg_init,
-	.x6_parse      = chaos_tg_parse,
-	.x6_fcheck     = chaos_tg_check,
-	.print         = chaos_tg_print,
-	.save          = chaos_tg_save,
-	.x6_options    = chaos_tg_opts,
+/*
+ * iptables takes the highest revision the kernel knows: revision 0 keeps
+ * the rules working with an older module, and refuses --banner there
+ * rather than have it ignored.
+ */
+static struct xtables_target chaos_tg_reg[] = {
+	{
+		.version       = XTABLES_VERSION,
+		.name          = "CHAOS",
+		.revision      = 0,
+		.family        = NFPROTO_UNSPEC,
+		.size          = XT_ALIGN(sizeof(struct xt_chaos_tginfo)),
+		.userspacesize = offsetof(struct xt_chaos_tginfo, priv),
+		.help          = chaos_tg_help,
+		.init          = chaos_tg_init,
+		.x6_parse      = chaos_tg_parse,
+		.x6_fcheck     = chaos_tg_check0,
+		.print         = chaos_tg_print,
+		.save          = chaos_tg_save,
+		.x6_options    = chaos_tg_opts,
+	},
+	{
+		.version       = XTABLES_VERSION,
+		.name          = "CHAOS",
+		.revision      = 1,
+		.family        = NFPROTO_UNSPEC,
+		.size          = XT_ALIGN(sizeof(struct xt_chaos_tginfo)),
+		.userspacesize = offsetof(struct xt_chaos_tginfo, priv),
+		.help          = chaos_tg_help,
+		.init          = chaos_tg_init,
+		.x6_parse      = chaos_tg_parse,
+		.x6_fcheck     = chaos_tg_check,
+		.print         = chaos_tg_print,
+		.save          = chaos_tg_save,
+		.x6_options    = chaos_tg_opts,
+	},
 };
 
 void _init(void)
 {
-	xtables_register_target(&chaos_tg_reg);
+	xtables_register_targets(chaos_tg_reg, ARRAY_SIZE(chaos_tg_reg));
 }

@@ -23,6 +23,8 @@
 -j CHAOS --rate 1/m;-j CHAOS --rate 1/min;OK
 -j CHAOS --burst 1;=;OK
 -j CHAOS --burst 10000;=;OK
+-j CHAOS --delude --banner;=;OK
+-j CHAOS --banner --delude --delude-prob 0.5;-j CHAOS --delude --delude-prob 0.5 --banner;OK
 -j CHAOS --delude --tarpit;;FAIL
 -j CHAOS --delude-prob 0.5;;FAIL
 -j CHAOS --reject-prob 1.5;;FAIL
@@ -36,3 +38,5 @@
 -j CHAOS --burst 0;;FAIL
 -j CHAOS --burst 10001;;FAIL
 -j CHAOS --burst 2 --burst 3;;FAIL
+-j CHAOS --banner;;FAIL
+-j CHAOS --tarpit --banner;;FAIL

@@ -30,10 +30,18 @@
 /* Receive window we offer when we want data: what Linux offers. */
 #define NF_CHAOS_WINDOW	64240
 
-/* The largest reply: a header and, on a SYN/ACK only, an MSS option. */
+/*
+ * A greeting fits the 536-byte MSS that every peer accepts (RFC 9293), so
+ * the peer's MSS, which only its SYN carries, need not be remembered.
+ */
+#define NF_CHAOS_BANNER_MAX	192
+
+/* A reply: a header, an MSS option on a SYN/ACK only, data on a greeting. */
 struct nf_chaos_seg {
 	struct tcphdr th;
 	__be32 mss;
+	unsigned int len;
+	char data[NF_CHAOS_BANNER_MAX];
 };
 
 static siphash_key_t nf_chaos_key __read_mostly;
@@ -124,14 +132,17 @@ nf_chaos_tcphdr_get6(struct net *net, struct sk_buff *oldskb,
  * Answers to the later segments of a flow (TARPIT, honeypot) are stateless,
  * so nothing but the cookie ties them to a handshake of ours: two hosts that
  * answered any ACK would answer each other's answers forever, and reflect
- * every spoofed ACK. We never send data, so a real peer acks our ISN + 1,
+ * every spoofed ACK. Before any data of ours a real peer acks our ISN + 1,
  * peer ISN + cookie + 1, and @ack_seq - cookie is its ISN + 1. A held peer
  * (zero window) only sends window probes and keepalives: one byte at that
  * sequence (RFC 1122), or nothing or one byte just before it (Linux, and
  * keepalives). A honeypot peer sends data: its sequence is at most
- * NF_CHAOS_HONEYPOT_MAX beyond. A guessed ACK passes with odds of 2^-31
- * (tarpit) or 2^-12 (honeypot, which answers only data and FINs), and our
- * answers, pure ACKs, pass nowhere, so no two of our targets can loop.
+ * NF_CHAOS_HONEYPOT_MAX beyond. A peer to be greeted has sent nothing yet:
+ * its sequence is exactly its ISN + 1. A guessed ACK passes with odds of
+ * 2^-31 (tarpit), 2^-32 (greeting) or 2^-12 (honeypot, which answers only
+ * data and FINs); our pure ACKs pass nowhere, and a greeting, data and a
+ * FIN, passes only a honeypot, whose ACK then passes nowhere: no two of
+ * our targets can loop.
  */
 #define NF_CHAOS_HONEYPOT_MAX	BIT(20)
 
@@ -144,7 +155,26 @@ static bool nf_chaos_acks_cookie(const struct sk_buff *oldskb, u8 family,
 	*rcv_nxt = ntohl(oth->ack_seq) - nf_chaos_cookie(oldskb, family, oth);
 	if (answer == NF_CHAOS_HONEYPOT)
 		return seq - *rcv_nxt < NF_CHAOS_HONEYPOT_MAX;
+	if (answer == NF_CHAOS_DELUDE_BANNER || answer == NF_CHAOS_BANNER)
+		return seq == *rcv_nxt;
 	return dlen <= 1 && (seq + 1 == *rcv_nxt || (dlen && seq == *rcv_nxt));
+}
+
+/*
+ * After a greeting of L bytes and a FIN, the peer acks peer ISN + cookie +
+ * L + 2 and sends from its ISN + 1 + S, S what it has sent since the
+ * handshake: @rcv_nxt - @seq is 1 + L - S. Those segments, its ACK and FIN
+ * and whatever it sent before it read the greeting, get no answer: a RST
+ * would reach the peer before it read the greeting, and fail the read.
+ * A stray segment falls in this window with odds of 2^-16, and then only
+ * misses its RST.
+ */
+#define NF_CHAOS_GREETED_MAX	BIT(16)
+
+static bool nf_chaos_after_greeting(u32 seq, u32 rcv_nxt)
+{
+	return rcv_nxt - seq + NF_CHAOS_GREETED_MAX <=
+	       NF_CHAOS_GREETED_MAX + NF_CHAOS_BANNER_MAX + 2;
 }
 
 /*
@@ -184,6 +214,153 @@ static struct pernet_operations nf_chaos_net_ops = {
 };
 
 /*
+ * Greetings (--banner): what a common service on the port would say to a
+ * client that connected (@req empty) or sent @req first. The service and
+ * its version depend on the destination port and on a key drawn at load
+ * time, so repeated scans agree and every boot differs. A port that is not
+ * in the table poses as one of the services that greet first, since those
+ * are the ones a scanner names without sending anything.
+ */
+enum nf_chaos_service {
+	NF_CHAOS_SSH,
+	NF_CHAOS_SMTP,
+	NF_CHAOS_FTP,
+	NF_CHAOS_POP3,
+	NF_CHAOS_IMAP,
+	NF_CHAOS_GREETERS,		/* the above greet first */
+	NF_CHAOS_HTTP = NF_CHAOS_GREETERS,	/* answers a request */
+	NF_CHAOS_TLS,			/* alerts on a ClientHello */
+};
+
+static const struct {
+	u16 port;
+	u8 service;
+} nf_chaos_ports[] = {
+	{ 21, NF_CHAOS_FTP },	{ 22, NF_CHAOS_SSH },	{ 25, NF_CHAOS_SMTP },
+	{ 80, NF_CHAOS_HTTP },	{ 81, NF_CHAOS_HTTP },	{ 110, NF_CHAOS_POP3 },
+	{ 143, NF_CHAOS_IMAP },	{ 222, NF_CHAOS_SSH },	{ 443, NF_CHAOS_TLS },
+	{ 465, NF_CHAOS_TLS },	{ 587, NF_CHAOS_SMTP },	{ 993, NF_CHAOS_TLS },
+	{ 995, NF_CHAOS_TLS },	{ 2121, NF_CHAOS_FTP },	{ 2222, NF_CHAOS_SSH },
+	{ 2525, NF_CHAOS_SMTP }, { 8000, NF_CHAOS_HTTP }, { 8008, NF_CHAOS_HTTP },
+	{ 8080, NF_CHAOS_HTTP }, { 8443, NF_CHAOS_TLS }, { 8888, NF_CHAOS_HTTP },
+	{ 22222, NF_CHAOS_SSH },
+};
+
+#define NF_CHAOS_IMAP_CAPS \
+	"* OK [CAPABILITY IMAP4rev1 SASL-IR LOGIN-REFERRALS ID ENABLE IDLE LITERAL+ STARTTLS AUTH=PLAIN]"
+
+/* Greetings; for HTTP the Server header; for TLS the alert. */
+static const struct {
+	u8 service;
+	u8 len;
+	const char *text;
+} nf_chaos_banners[] = {
+#define NF_CHAOS_TEXT(service, text) { service, sizeof(text) - 1, text }
+	NF_CHAOS_TEXT(NF_CHAOS_SSH, "SSH-2.0-OpenSSH_9.2p1 Debian-2+deb12u3\r\n"),
+	NF_CHAOS_TEXT(NF_CHAOS_SSH, "SSH-2.0-OpenSSH_8.4p1 Debian-5+deb11u3\r\n"),
+	NF_CHAOS_TEXT(NF_CHAOS_SSH, "SSH-2.0-OpenSSH_9.6p1 Ubuntu-3ubuntu13.5\r\n"),
+	NF_CHAOS_TEXT(NF_CHAOS_SSH, "SSH-2.0-dropbear_2022.83\r\n"),
+	NF_CHAOS_TEXT(NF_CHAOS_SMTP,
+		      "220 mail.localdomain ESMTP Postfix (Debian/GNU)\r\n"),
+	NF_CHAOS_TEXT(NF_CHAOS_SMTP, "220 mail.localdomain ESMTP Postfix\r\n"),
+	NF_CHAOS_TEXT(NF_CHAOS_FTP, "220 (vsFTPd 3.0.3)\r\n"),
+	NF_CHAOS_TEXT(NF_CHAOS_FTP, "220 (vsFTPd 3.0.5)\r\n"),
+	NF_CHAOS_TEXT(NF_CHAOS_POP3, "+OK Dovecot ready.\r\n"),
+	NF_CHAOS_TEXT(NF_CHAOS_POP3, "+OK Dovecot (Debian) ready.\r\n"),
+	NF_CHAOS_TEXT(NF_CHAOS_IMAP, NF_CHAOS_IMAP_CAPS " Dovecot ready.\r\n"),
+	NF_CHAOS_TEXT(NF_CHAOS_IMAP,
+		      NF_CHAOS_IMAP_CAPS " Dovecot (Debian) ready.\r\n"),
+	NF_CHAOS_TEXT(NF_CHAOS_HTTP, "nginx/1.22.1"),
+	NF_CHAOS_TEXT(NF_CHAOS_HTTP, "Apache/2.4.62 (Debian)"),
+	NF_CHAOS_TEXT(NF_CHAOS_HTTP, "lighttpd/1.4.69"),
+	/* TLS 1.2 fatal handshake_failure */
+	NF_CHAOS_TEXT(NF_CHAOS_TLS, "\x15\x03\x03\x00\x02\x02\x28"),
+#undef NF_CHAOS_TEXT
+};
+
+#define NF_CHAOS_REQ_PEEK	16	/* bytes of a request we look at */
+
+static siphash_key_t nf_chaos_banner_key __read_mostly;
+
+/* "GET / ...", "HEAD /...": a method in capitals, a space, a path. */
+static bool nf_chaos_http_request(const u8 *req, unsigned int len)
+{
+	unsigned int i;
+
+	for (i = 0; i < len && req[i] >= 'A' && req[i] <= 'Z'; i++)
+		;
+	return i > 0 && i + 1 < len && req[i] == ' ' && req[i + 1] == '/';
+}
+
+/* Fill @buf with the greeting; returns its length, 0 to stay silent. */
+static unsigned int nf_chaos_banner(char *buf, __be16 port, const u8 *req,
+				    unsigned int len)
+{
+	u32 hash, i, n = 0;
+	int service = -1;
+
+	net_get_random_once(&nf_chaos_banner_key, sizeof(nf_chaos_banner_key));
+	hash = siphash_1u32(ntohs(port), &nf_chaos_banner_key);
+
+	for (i = 0; i < ARRAY_SIZE(nf_chaos_ports); i++)
+		if (nf_chaos_ports[i].port == ntohs(port))
+			service = nf_chaos_ports[i].service;
+	if (service < 0)
+		service = hash % NF_CHAOS_GREETERS;
+	/* HTTP and TLS servers wait for the client. */
+	if (service >= NF_CHAOS_GREETERS && !len)
+		return 0;
+
+	for (i = 0; i < ARRAY_SIZE(nf_chaos_banners); i++)
+		n += nf_chaos_banners[i].service == service;
+	n = (hash >> 16) % n;
+	for (i = 0; i < ARRAY_SIZE(nf_chaos_banners); i++)
+		if (nf_chaos_banners[i].service == service && !n--)
+			break;
+
+	if (service != NF_CHAOS_HTTP) {
+		memcpy(buf, nf_chaos_banners[i].text, nf_chaos_banners[i].len);
+		return nf_chaos_banners[i].len;
+	}
+	return scnprintf(buf, NF_CHAOS_BANNER_MAX,
+			 "HTTP/1.1 %s\r\nServer: %s\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+			 nf_chaos_http_request(req, len) ?
+			 "404 Not Found" : "400 Bad Request",
+			 nf_chaos_banners[i].text);
+}
+
+/*
+ * Greet a peer that completed our handshake: the greeting, with a FIN as
+ * the service then closes, in one segment. The peer's window is unscaled,
+ * as our SYN/ACK offered no scaling; what it cannot take is left out, and
+ * so is the FIN then.
+ */
+static bool nf_chaos_plan_banner(struct net *net, struct nf_chaos_seg *seg,
+				 const struct sk_buff *oldskb,
+				 const struct tcphdr *oth, u32 dlen)
+{
+	struct tcphdr *th = &seg->th;
+	u8 buf[NF_CHAOS_REQ_PEEK];
+	unsigned int len = min_t(u32, dlen, sizeof(buf));
+	const u8 *req = NULL;
+
+	if (len)
+		req = skb_header_pointer(oldskb, oldskb->len - dlen, len, buf);
+	len = nf_chaos_banner(seg->data, oth->dest, req, req ? len : 0);
+	seg->len = min_t(unsigned int, len, ntohs(oth->window));
+	if (!seg->len)
+		return false;
+
+	th->seq = oth->ack_seq;
+	th->ack_seq = htonl(ntohl(oth->seq) + dlen + oth->fin);
+	th->ack = 1;
+	th->psh = 1;
+	th->fin = seg->len == len;
+	th->window = htons(NF_CHAOS_WINDOW);
+	return nf_chaos_held_allow(net);
+}
+
+/*
  * Fill @seg with the answer to @oth, which carries @dlen bytes of data.
  * Returns false when the answer is silence.
  */
@@ -196,17 +373,18 @@ static bool nf_chaos_plan(struct net *net, struct nf_chaos_seg *seg,
 	u32 seq = ntohl(oth->seq);
 	u32 rcv_nxt;
 
-	memset(seg, 0, sizeof(*seg));
+	memset(seg, 0, offsetof(struct nf_chaos_seg, data));
 	th->source = oth->dest;
 	th->dest = oth->source;
 	th->doff = sizeof(*th) / 4;
 
-	if (oth->syn && !oth->ack && answer != NF_CHAOS_RESET) {
+	if (oth->syn && !oth->ack && answer != NF_CHAOS_RESET &&
+	    answer != NF_CHAOS_BANNER) {
 		th->seq = htonl(seq + nf_chaos_cookie(oldskb, family, oth));
 		th->ack_seq = htonl(seq + 1);
 		th->syn = 1;
 		th->ack = 1;
-		th->doff = sizeof(*seg) / 4;
+		th->doff = (sizeof(*th) + TCPOLEN_MSS) / 4;
 		/*
 		 * A tarpit offers no window at all: the peer sends no data,
 		 * only window probes, and RFC 1122 has it wait as long as
@@ -219,6 +397,20 @@ static bool nf_chaos_plan(struct net *net, struct nf_chaos_seg *seg,
 	}
 
 	switch (answer) {
+	case NF_CHAOS_DELUDE_BANNER:
+	case NF_CHAOS_BANNER:
+		/* The handshake's ACK, or the first data, carries our cookie. */
+		if (!oth->syn && oth->ack) {
+			if (nf_chaos_acks_cookie(oldskb, family, oth, dlen,
+						 answer, &rcv_nxt))
+				return nf_chaos_plan_banner(net, seg, oldskb,
+							    oth, dlen);
+			if (nf_chaos_after_greeting(seq, rcv_nxt))
+				return false;
+		}
+		if (answer == NF_CHAOS_BANNER)
+			return false;
+		fallthrough;
 	case NF_CHAOS_DELUDE:
 	case NF_CHAOS_RESET:
 		/* RFC 793 reset generation. */
@@ -320,14 +512,24 @@ static u32 nf_chaos_bridge_mss(const struct sk_buff *oldskb, u32 nhlen)
 	return oldskb->dev->mtu - nhlen - sizeof(struct tcphdr);
 }
 
+/* The segment's header and data, at the tail of @nskb. */
+static void nf_chaos_put_seg(struct sk_buff *nskb,
+			     const struct nf_chaos_seg *seg)
+{
+	skb_set_transport_header(nskb, nskb->len);
+	skb_put_data(nskb, seg, __tcp_hdrlen(&seg->th));
+	skb_put_data(nskb, seg->data, seg->len);
+}
+
 /*
- * A full software checksum over at most 24 bytes in both senders: correct
- * on the wire and in any capture whatever the device offloads.
+ * A full software checksum over at most 20 + NF_CHAOS_BANNER_MAX bytes in
+ * both senders: correct on the wire and in any capture whatever the
+ * device offloads.
  */
 static bool nf_chaos_send4(struct net *net, struct sk_buff *oldskb,
 			   const struct nf_chaos_seg *seg)
 {
-	unsigned int tcplen = __tcp_hdrlen(&seg->th);
+	unsigned int tcplen = __tcp_hdrlen(&seg->th) + seg->len;
 	bool bridged = nf_chaos_bridged(oldskb);
 	struct sk_buff *nskb;
 	struct iphdr *iph;
@@ -343,8 +545,7 @@ static bool nf_chaos_send4(struct net *net, struct sk_buff *oldskb,
 	iph = nf_reject_iphdr_put(nskb, oldskb, IPPROTO_TCP,
 				  READ_ONCE(net->ipv4.sysctl_ip_default_ttl));
 	iph->tot_len = htons(sizeof(*iph) + tcplen);
-	skb_set_transport_header(nskb, nskb->len);
-	skb_put_data(nskb, seg, tcplen);
+	nf_chaos_put_seg(nskb, seg);
 
 	if (bridged) {
 		mss = nf_chaos_bridge_mss(oldskb, sizeof(*iph));
@@ -413,7 +614,7 @@ static struct dst_entry *nf_chaos_route6(struct net *net,
 static bool nf_chaos_send6(struct net *net, struct sk_buff *oldskb,
 			   const struct nf_chaos_seg *seg)
 {
-	unsigned int tcplen = __tcp_hdrlen(&seg->th);
+	unsigned int tcplen = __tcp_hdrlen(&seg->th) + seg->len;
 	bool bridged = nf_chaos_bridged(oldskb);
 	struct dst_entry *dst;
 	struct ipv6hdr *ip6h;
@@ -430,8 +631,8 @@ static bool nf_chaos_send6(struct net *net, struct sk_buff *oldskb,
 	ip6h = nf_reject_ip6hdr_put(nskb, oldskb, IPPROTO_TCP,
 				    READ_ONCE(net->ipv6.devconf_all->hop_limit));
 	ip6h->payload_len = htons(tcplen);
-	skb_set_transport_header(nskb, nskb->len);
-	th = skb_put_data(nskb, seg, tcplen);
+	nf_chaos_put_seg(nskb, seg);
+	th = tcp_hdr(nskb);
 
 	if (bridged) {
 		mss = nf_chaos_bridge_mss(oldskb, sizeof(*ip6h));

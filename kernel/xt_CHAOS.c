@@ -4,8 +4,10 @@
  * lies about its ports. Every packet is dropped; at random some repeated
  * probes get a negative answer (RST, ICMP unreachable) within a per-rule
  * rate limit, and with --delude/--tarpit some opening SYNs are answered as
- * if the port were open. Scanners see different results on every run and
- * slow down to cope with what looks like a lossy, rate-limiting stack.
+ * if the port were open (revision 1: with --banner, deluded peers that
+ * complete the handshake are greeted as a service would greet them).
+ * Scanners see different results on every run and slow down to cope with
+ * what looks like a lossy, rate-limiting stack.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -279,6 +281,15 @@ static void chaos_tcp(struct sk_buff *skb, const struct xt_action_param *par,
 		return;
 	}
 
+	/*
+	 * Nor did we keep the peers we deluded: the core greets those whose
+	 * ACK carries its cookie; the other segments go on below.
+	 */
+	if ((info->flags & XT_CHAOS_BANNER) && th->ack && !th->syn &&
+	    nf_chaos_tcp_answer(net, skb, xt_hooknum(par), xt_family(par),
+				NF_CHAOS_BANNER))
+		return;
+
 	/* A positive answer, so not rate limited. */
 	if (info->variant != XT_CHAOS_NORMAL &&
 	    th->syn && !th->ack && chaos_chance(info->delude_prob) &&
@@ -362,6 +373,16 @@ static int chaos_tg_check(const struct xt_tgchk_param *par)
 		pr_info_ratelimited("unknown variant %u\n", info->variant);
 		return -EINVAL;
 	}
+	/* Revision 0 has no flags: that byte was padding. */
+	if (info->flags & ~(par->target->revision ? XT_CHAOS_MASK : 0)) {
+		pr_info_ratelimited("unknown flags %#x\n", info->flags);
+		return -EINVAL;
+	}
+	if ((info->flags & XT_CHAOS_BANNER) &&
+	    info->variant != XT_CHAOS_DELUDE) {
+		pr_info_ratelimited("--banner needs --delude\n");
+		return -EINVAL;
+	}
 	if (info->reject_prob > XT_CHAOS_PROB_ONE ||
 	    info->delude_prob > XT_CHAOS_PROB_ONE) {
 		pr_info_ratelimited("probabilities must not exceed 1\n");
@@ -425,6 +446,32 @@ static struct xt_target chaos_tg_reg[] __read_mostly = {
 	{
 		.name		= "CHAOS",
 		.revision	= 0,
+		.family		= NFPROTO_IPV6,
+		.hooks		= (1 << NF_INET_LOCAL_IN) |
+				  (1 << NF_INET_FORWARD),
+		.target		= chaos_tg,
+		.checkentry	= chaos_tg_check,
+		.destroy	= chaos_tg_destroy,
+		.targetsize	= sizeof(struct xt_chaos_tginfo),
+		.usersize	= offsetof(struct xt_chaos_tginfo, priv),
+		.me		= THIS_MODULE,
+	},
+	{
+		.name		= "CHAOS",
+		.revision	= 1,
+		.family		= NFPROTO_IPV4,
+		.hooks		= (1 << NF_INET_LOCAL_IN) |
+				  (1 << NF_INET_FORWARD),
+		.target		= chaos_tg,
+		.checkentry	= chaos_tg_check,
+		.destroy	= chaos_tg_destroy,
+		.targetsize	= sizeof(struct xt_chaos_tginfo),
+		.usersize	= offsetof(struct xt_chaos_tginfo, priv),
+		.me		= THIS_MODULE,
+	},
+	{
+		.name		= "CHAOS",
+		.revision	= 1,
 		.family		= NFPROTO_IPV6,
 		.hooks		= (1 << NF_INET_LOCAL_IN) |
 				  (1 << NF_INET_FORWARD),

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * DELUDE target: answer a TCP SYN with a SYN/ACK and anything else with a
- * RST, so half-open scans see the port open while nothing is held.
+ * RST, so half-open scans see the port open while nothing is held. With
+ * --banner (revision 1), a peer that completes the handshake is greeted
+ * as a service would greet it, and then the port closes.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/module.h>
 #include <linux/skbuff.h>
 #include <linux/netfilter/x_tables.h>
+#include <linux/netfilter/xt_DELUDE.h>
 #include "nf_chaos_reply.h"
 
 static unsigned int DELUDE_tg(struct sk_buff *skb,
@@ -18,10 +21,33 @@ static unsigned int DELUDE_tg(struct sk_buff *skb,
 	return NF_DROP;
 }
 
+static unsigned int DELUDE_tg1(struct sk_buff *skb,
+			       const struct xt_action_param *par)
+{
+	const struct xt_delude_tginfo *info = par->targinfo;
+
+	nf_chaos_tcp_answer(xt_net(par), skb, xt_hooknum(par), xt_family(par),
+			    info->flags & XT_DELUDE_BANNER ?
+			    NF_CHAOS_DELUDE_BANNER : NF_CHAOS_DELUDE);
+	return NF_DROP;
+}
+
+static int DELUDE_tg_check1(const struct xt_tgchk_param *par)
+{
+	const struct xt_delude_tginfo *info = par->targinfo;
+
+	if (info->flags & ~XT_DELUDE_MASK) {
+		pr_info_ratelimited("unknown flags %#x\n", info->flags);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* x_tables itself refuses other hooks and rules without "-p tcp". */
 static struct xt_target DELUDE_tg_reg[] __read_mostly = {
 	{
 		.name		= "DELUDE",
+		.revision	= 0,
 		.family		= NFPROTO_IPV4,
 		.target		= DELUDE_tg,
 		.proto		= IPPROTO_TCP,
@@ -31,8 +57,33 @@ static struct xt_target DELUDE_tg_reg[] __read_mostly = {
 	},
 	{
 		.name		= "DELUDE",
+		.revision	= 0,
 		.family		= NFPROTO_IPV6,
 		.target		= DELUDE_tg,
+		.proto		= IPPROTO_TCP,
+		.hooks		= (1 << NF_INET_LOCAL_IN) |
+				  (1 << NF_INET_FORWARD),
+		.me		= THIS_MODULE,
+	},
+	{
+		.name		= "DELUDE",
+		.revision	= 1,
+		.family		= NFPROTO_IPV4,
+		.target		= DELUDE_tg1,
+		.checkentry	= DELUDE_tg_check1,
+		.targetsize	= sizeof(struct xt_delude_tginfo),
+		.proto		= IPPROTO_TCP,
+		.hooks		= (1 << NF_INET_LOCAL_IN) |
+				  (1 << NF_INET_FORWARD),
+		.me		= THIS_MODULE,
+	},
+	{
+		.name		= "DELUDE",
+		.revision	= 1,
+		.family		= NFPROTO_IPV6,
+		.target		= DELUDE_tg1,
+		.checkentry	= DELUDE_tg_check1,
+		.targetsize	= sizeof(struct xt_delude_tginfo),
 		.proto		= IPPROTO_TCP,
 		.hooks		= (1 << NF_INET_LOCAL_IN) |
 				  (1 << NF_INET_FORWARD),

@@ -37,10 +37,10 @@ check_help()
 for ipt in $IPTS; do
 	check_help "$ipt" "-m portscan" "portscan match options" \
 		--stealth --synscan --cnscan --grscan --mark-mask
-	check_help "$ipt" "-j DELUDE" "DELUDE target takes no options"
+	check_help "$ipt" "-j DELUDE" "DELUDE target options" --banner
 	check_help "$ipt" "-j TARPIT" "TARPIT target options" \
 		--tarpit --honeypot --reset
 	check_help "$ipt" "-j CHAOS" "CHAOS target options" \
-		--delude --tarpit --reject-prob --delude-prob --rate --burst
+		--delude --tarpit --reject-prob --delude-prob --rate --burst --banner
 done
 finish

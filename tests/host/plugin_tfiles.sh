@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Every rule of extensions/*.t parses: OK lines get past the plugin (they
-# fail later, at the kernel, since our modules are not on this host), FAIL
+# fail later, at the kernel, since our modules are not on this host; the
+# options of a later revision, at revision 0's check), FAIL
 # lines are refused by the plugin with exit status 2. Save output and the
 # round trip are checked in the VM by tests/net/plugin_roundtrip.sh.
 set -e
@@ -26,7 +27,13 @@ for t in "$TOP"/extensions/libxt_*.t; do
 				err=$($ipt -A "$chain" $rule 2>&1 >/dev/null) || rc=$?
 				what="$name:$lineno $ipt -A $chain $rule"
 				case "$res:$rc" in
-				OK:2) fail "$what (expected to parse, got \"$(printf '%s' "$err" | grep -v '^Warning' | head -n 1)\")" ;;
+				# Without our modules iptables takes revision 0,
+				# which refuses the options of later ones.
+				OK:2) if grep -q 'needs revision [0-9]* of the target' <<< "$err"; then
+					pass "$what: parses up to the revision the kernel lacks"
+				else
+					fail "$what (expected to parse, got \"$(printf '%s' "$err" | grep -v '^Warning' | head -n 1)\")"
+				fi ;;
 				OK:*) pass "$what: parses" ;;
 				FAIL:2) pass "$what: refused" ;;
 				FAIL:*) fail "$what (expected exit 2, got $rc)" ;;

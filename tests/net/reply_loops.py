@@ -43,6 +43,9 @@ TARGETS = [
     ("CHAOS", "CHAOS " + CHAOS_FAST),
     ("CHAOS --delude", "CHAOS --delude --delude-prob 1 " + CHAOS_FAST),
     ("CHAOS --tarpit", "CHAOS --tarpit --delude-prob 1 " + CHAOS_FAST),
+    ("DELUDE --banner", "DELUDE --banner"),
+    ("CHAOS --banner", "CHAOS --delude --delude-prob 1 --banner " +
+     CHAOS_FAST),
 ]
 FLOOD = 5000
 PORT = {name: 1001 + i for i, (name, _) in enumerate(TARGETS)}

@@ -11,11 +11,18 @@ enum xt_chaos_variant {
 	__XT_CHAOS_MAX,
 };
 
+/* Flags of revision 1; revision 0 has none. */
+enum {
+	XT_CHAOS_BANNER = 1 << 0,	/* --delude: greet the completed handshake */
+	XT_CHAOS_MASK   = (1 << 1) - 1,
+};
+
 /* Probabilities are in parts per million. */
 #define XT_CHAOS_PROB_ONE	1000000U
 
 struct xt_chaos_tginfo {
 	__u8 variant;
+	__u8 flags;		/* revision 1 */
 	__u32 reject_prob;	/* ppm: answer with RST or ICMP */
 	__u32 delude_prob;	/* ppm: SYN probes handed to DELUDE/TARPIT */
 	__u32 rate;		/* negative answers per minute */
