@@ -8,7 +8,9 @@
 #                      from the tracked files, into build/deb (DEBDIR)
 # make check           host tests, then VM tests on every supported kernel
 # make demo            nmap before and after DELUDE, in a VM
-# make bench           scan-time ratios, in a VM
+# make bench           scan-time ratios, then bench-cost, in a VM each
+# make bench-cost      what the rules cost legitimate traffic, CPU and
+#                      memory, as ratios, in a VM
 
 # Installing is for the kernel that runs; building, for the newest headers.
 ifneq ($(filter install modules_install,$(MAKECMDGOALS)),)
@@ -79,10 +81,14 @@ check: deps
 demo: deps
 	tests/demo
 
+# Both halves run even if the first one fails.
 bench: deps
-	tests/bench
+	tests/bench; rc=$$?; tests/bench-cost || rc=1; exit $$rc
+
+bench-cost: deps
+	tests/bench-cost
 
 clean:
 	rm -rf build extensions/*.so
 
-.PHONY: all modules modules_install plugins install deb lint deps check demo bench clean
+.PHONY: all modules modules_install plugins install deb lint deps check demo bench bench-cost clean
