@@ -8,8 +8,11 @@
 #                      from the tracked files, into build/deb (DEBDIR)
 # make check           host tests, then VM tests on every supported kernel
 # make demo            nmap before and after DELUDE, in a VM
-# make bench           scan-time ratios, in a VM, and next to xtables-addons'
-#                      CHAOS (fetched from the apt archive, built privately)
+# make bench           scan-time ratios, bench-cost, bench-peer, in a VM each
+# make bench-cost      what the rules cost legitimate traffic, CPU and
+#                      memory, as ratios, in a VM
+# make bench-peer      scan-time ratios next to xtables-addons' CHAOS
+#                      (fetched from the apt archive, built privately)
 
 # Installing is for the kernel that runs; building, for the newest headers.
 ifneq ($(filter install modules_install,$(MAKECMDGOALS)),)
@@ -80,11 +83,18 @@ check: deps
 demo: deps
 	tests/demo
 
+# Both halves run even if the first one fails.
 bench: deps
-	tests/bench
+	tests/bench; rc=$$?; tests/bench-cost || rc=1; \
+		tests/bench-peer || rc=1; exit $$rc
+
+bench-cost: deps
+	tests/bench-cost
+
+bench-peer: deps
 	tests/bench-peer
 
 clean:
 	rm -rf build extensions/*.so
 
-.PHONY: all modules modules_install plugins install deb lint deps check demo bench clean
+.PHONY: all modules modules_install plugins install deb lint deps check demo bench bench-cost bench-peer clean
