@@ -7,6 +7,7 @@
 # make deb             the Debian packages chaostables and chaostables-dkms,
 #                      from the tracked files, into build/deb (DEBDIR)
 # make check           host tests, then VM tests on every supported kernel
+# make check-debug     VM tests on a debug kernel (KASAN, kmemleak, lockdep...)
 # make demo            nmap before and after DELUDE, in a VM
 # make bench           scan-time ratios, bench-cost, bench-peer, in a VM each
 # make bench-cost      what the rules cost legitimate traffic, CPU and
@@ -80,6 +81,9 @@ deps:
 check: deps
 	tests/check
 
+check-debug: deps
+	tests/check-debug
+
 demo: deps
 	tests/demo
 
@@ -97,4 +101,5 @@ bench-peer: deps
 clean:
 	rm -rf build extensions/*.so
 
-.PHONY: all modules modules_install plugins install deb lint deps check demo bench bench-cost bench-peer clean
+.PHONY: all modules modules_install plugins install deb lint deps check check-debug \
+	demo bench bench-cost bench-peer clean
