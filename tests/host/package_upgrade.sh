@@ -1,0 +1,40 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The upgrade path of the Debian packages, on the host (DKMS builds, it
+# loads nothing; under TCG each build takes minutes): installed for real
+# on an overlay of the root (tests/net/package_lib.inc) while no kernel
+# has headers; then the headers of each supported kernel arrive, their
+# package's header_postinst.d hooks run, and DKMS builds and installs our
+# modules for that kernel; apt-get purge leaves nothing of ours behind.
+# tests/net/package_install.sh installs, loads and uses them in the VM.
+[ -n "${PKG_NS:-}" ] || PKG_NS=1 exec unshare -m --propagation private bash "$0" "$@"
+PKG_DEBDIR=$(mktemp -d)
+trap 'rm -rf "$PKG_DEBDIR"' EXIT
+if ! make -C "$(dirname "$0")/../.." deb DEBDIR="$PKG_DEBDIR" > "$PKG_DEBDIR/log" 2>&1; then
+	tail -n 20 "$PKG_DEBDIR/log"
+	echo "FAIL: make deb"
+	exit 1
+fi
+source "$(dirname "$0")/../net/package_lib.inc"
+trap 'rc=$?; rm -rf "$PKG_DEBDIR"; (exit $rc); cleanup' EXIT
+
+kvers=$("$TOP/tests/kernels")
+overlay_root
+for k in /lib/modules/*; do
+	[ ! -L "$k/build" ] || hide_headers "${k##*/}"
+done
+install_debs " without kernel headers"
+expect "no DKMS build without headers" "" \
+	"$(find /lib/modules/*/updates/dkms -name '*.ko*' -printf '%p ' 2>/dev/null)"
+
+for k in $kvers; do
+	show_headers "$k"
+	timed "DKMS build for $k when its headers arrive" "$DKMS_TIMEOUT" \
+		run-parts --arg="$k" /etc/kernel/header_postinst.d || continue
+	expect_kos "$k"
+	expect "dkms status for $k" "chaostables/*, $k, *: installed*" \
+		"$(dkms status -m chaostables -k "$k" 2>/dev/null)"
+done
+
+purge_debs
+finish
