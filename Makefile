@@ -7,6 +7,7 @@
 # make deb             the Debian packages chaostables and chaostables-dkms,
 #                      from the tracked files, into build/deb (DEBDIR)
 # make check           host tests, then VM tests on every supported kernel
+# make check-install   the .debs installed, used and purged, in a VM
 # make check-debug     VM tests on a debug kernel (KASAN, kmemleak, lockdep...)
 # make demo            nmap before and after DELUDE, in a VM
 # make bench           scan-time ratios, bench-cost, bench-peer, in a VM each
@@ -81,6 +82,14 @@ deps:
 check: deps
 	tests/check
 
+# The packages installed, used and purged in the VM, on every supported
+# kernel: a DKMS build under TCG takes minutes, too long for make check.
+check-install: deps
+	$(MAKE) -s deb
+	rc=0; for k in $$(tests/kernels); do $(MAKE) -s modules KVER=$$k && \
+		tests/vm/run $$k tests/install/package_install.sh || rc=1; \
+	done; exit $$rc
+
 check-debug: deps
 	tests/check-debug
 
@@ -101,5 +110,5 @@ bench-peer: deps
 clean:
 	rm -rf build extensions/*.so
 
-.PHONY: all modules modules_install plugins install deb lint deps check check-debug \
+.PHONY: all modules modules_install plugins install deb lint deps check check-install check-debug \
 	demo bench bench-cost bench-peer clean

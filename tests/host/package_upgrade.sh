@@ -2,11 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # The upgrade path of the Debian packages, on the host (DKMS builds, it
 # loads nothing; under TCG each build takes minutes): installed for real
-# on an overlay of the root (tests/net/package_lib.inc) while no kernel
+# on an overlay of the root (tests/install/package_lib.inc) while no kernel
 # has headers; then the headers of each supported kernel arrive, their
 # package's header_postinst.d hooks run, and DKMS builds and installs our
 # modules for that kernel; apt-get purge leaves nothing of ours behind.
-# tests/net/package_install.sh installs, loads and uses them in the VM.
+# tests/install/package_install.sh installs, loads and uses them in the VM.
 [ -n "${PKG_NS:-}" ] || PKG_NS=1 exec unshare -m --propagation private bash "$0" "$@"
 PKG_DEBDIR=$(mktemp -d)
 trap 'rm -rf "$PKG_DEBDIR"' EXIT
@@ -15,7 +15,7 @@ if ! make -C "$(dirname "$0")/../.." deb DEBDIR="$PKG_DEBDIR" > "$PKG_DEBDIR/log
 	echo "FAIL: make deb"
 	exit 1
 fi
-source "$(dirname "$0")/../net/package_lib.inc"
+source "$(dirname "$0")/../install/package_lib.inc"
 trap 'rc=$?; rm -rf "$PKG_DEBDIR"; (exit $rc); cleanup' EXIT
 
 kvers=$("$TOP/tests/kernels")
