@@ -21,6 +21,11 @@
 #	setup_topology
 #	... pass "what" / fail "what (expected X, got Y)" / skip "why" ...
 #	finish
+#
+# Results (pass, fail, skip, expect, require, busywait, finish) come from
+# tests/ksft.inc.
+
+source "$(dirname "${BASH_SOURCE[0]}")/ksft.inc"
 
 SCANNER4=10.0.1.2 SCANNER6=fd00:1::2
 CLIENT4=10.0.2.2 CLIENT6=fd00:2::2
@@ -29,40 +34,11 @@ ROUTER_SCANNER4=10.0.1.1 ROUTER_SCANNER6=fd00:1::1
 ROUTER_CLIENT4=10.0.2.1 ROUTER_CLIENT6=fd00:2::1
 ROUTER_HOST4=10.0.3.1 ROUTER_HOST6=fd00:3::1
 NAMESPACES="scanner client host router"
-ksft_skip=4
-
-_npass=0
-_nfail=0
-_nskip=0
-_finished=
-
-pass() { echo "PASS: $*"; _npass=$((_npass + 1)); }
-fail() { echo "FAIL: $*"; _nfail=$((_nfail + 1)); }
-skip() { echo "SKIP: $*"; _nskip=$((_nskip + 1)); }
-
-# expect WHAT PATTERN GOT: PASS if GOT matches the glob PATTERN.
-expect() {
-	local what=$1 pattern=$2 got=$3
-	# shellcheck disable=SC2053
-	if [[ "$got" == $pattern ]]; then
-		pass "$what: $got"
-	else
-		fail "$what (expected $pattern, got $got)"
-	fi
-}
 
 ns() {
 	local name=$1
 	shift
 	ip netns exec "$name" "$@"
-}
-
-# Skip the whole test (exit 4) unless every named command exists.
-require() {
-	local c
-	for c in "$@"; do
-		command -v "$c" >/dev/null || { skip "$c not installed"; finish; }
-	done
 }
 
 # _link NS NET4 NET6: veth eth0 in NS to r-NS in router, .2 and .1 ends.
@@ -148,30 +124,21 @@ cleanup() {
 	exit "$rc"
 }
 
-# Print the summary and exit: 1 on any failure, 4 if all were skipped.
-finish() {
-	_finished=1
-	echo "# $(basename "$0"): $_npass passed, $_nfail failed, $_nskip skipped"
-	[ "$_nfail" = 0 ] || exit 1
-	[ "$_npass" != 0 ] || [ "$_nskip" = 0 ] || exit $ksft_skip
-	exit 0
-}
-
-# wait_for_tcp_listen NS PORT [v6]: poll up to 20s for a listening socket.
+# wait_for_tcp_listen NS PORT [v6]: poll up to 60s (a loaded TCG guest
+# starts python and socat slowly) for a listening socket, v4 or v6
+# (dual-stack included).
 wait_for_tcp_listen() {
-	local n=$1 port=$2 pat end=$((SECONDS + 20))
+	local n=$1 port=$2 pat
 	if [ "${3:-}" = v6 ]; then
 		pat="^(\[.*\]|\*):$port\$"
 	else
 		pat="^([0-9.]+|\*):$port\$"
 	fi
-	while [ $SECONDS -lt $end ]; do
-		ns "$n" ss -Htln | awk '{ print $4 }' | grep -Eq "$pat" && return 0
-		sleep 0.1
-	done
-	fail "nothing listens on tcp port $port in $n (expected a listener within 20s)"
+	busywait 60 _listening "$n" "$pat" && return 0
+	fail "nothing listens on tcp port $port in $n (expected a listener within 60s)"
 	return 1
 }
+_listening() { ns "$1" ss -Htln | awk '{ print $4 }' | grep -Eq "$2"; }
 
 # start_tcp_server NS PORT [banner]: forking socat server on v4 and v6
 # that sends BANNER (if given) on accept and then echoes what it reads.

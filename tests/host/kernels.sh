@@ -6,9 +6,7 @@
 # ABI (they change with every kernel update).
 set -e
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-nfail=0
-pass() { echo "PASS: $*"; }
-fail() { echo "FAIL: $*"; nfail=$((nfail + 1)); }
+source "$TOP/tests/ksft.inc"
 
 tmp=$(mktemp -d)
 cleanup() { rm -rf "$tmp"; }
@@ -80,6 +78,6 @@ if kvers=$("$TOP/tests/kernels"); then
 		fail "no tracked file names a kernel ABI (found in: $hits)"
 	fi
 else
-	echo "SKIP: this machine's kernels (run tests/install-deps)"
+	skip "this machine's kernels (run tests/install-deps)"
 fi
-[ "$nfail" -eq 0 ]
+finish

@@ -96,10 +96,7 @@ fuzz_family() {
 	ip netns exec scanner tcpdump -i eth0 -Q in -U -B 16384 -w "$cap" \
 		2> "$DIR/tcpdump$fam.err" &
 	tpid=$!
-	for _ in $(seq 200); do
-		grep -q 'listening on' "$DIR/tcpdump$fam.err" && break
-		sleep 0.1
-	done
+	busywait 20 grep -qs 'listening on' "$DIR/tcpdump$fam.err" || true
 	rx0=$(ns router cat /sys/class/net/r-scanner/statistics/rx_packets)
 	if ! out=$(ns scanner timeout 600 /usr/bin/python3 "$FUZZ" send "$fam" \
 		"$SEED" "$COUNT" eth0 "$dmac" "$man" 2>&1); then
