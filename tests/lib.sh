@@ -156,27 +156,62 @@ start_tcp_server() {
 	wait_for_tcp_listen "$n" "$port" v6
 }
 
-# ipt_pkts NS IPT TAG: packet count of the rule(s) commented TAG, any table,
-# IPT one of iptables-legacy iptables-nft ip6tables-legacy ip6tables-nft.
+# ipt_pkts NS IPT TAG...: for each TAG, the packet count of the rule(s)
+# commented TAG, any table, from one save; IPT one of iptables-legacy,
+# iptables-nft, ip6tables-legacy, ip6tables-nft. "missing" and status 1
+# for a TAG that no rule has.
 ipt_pkts() {
-	local n=$1 ipt=$2 tag=$3
-	ns "$n" "$ipt-save" -c 2>/dev/null | awk -v tag="$tag" '
+	local n=$1 ipt=$2
+	shift 2
+	ns "$n" "$ipt-save" -c 2>/dev/null | awk -v tags="$*" '
 		/^\[/ {
 			for (i = 1; i < NF; i++)
-				if ($i == "--comment" &&
-				    ($(i + 1) == tag || $(i + 1) == "\"" tag "\"")) {
+				if ($i == "--comment") {
+					tag = $(i + 1)
+					gsub(/"/, "", tag)
 					split(substr($1, 2), c, ":")
-					sum += c[1]
-					found = 1
+					sum[tag] += c[1]
 				}
 		}
 		END {
-			if (!found) {
-				print "ipt_pkts: no rule tagged " tag > "/dev/stderr"
-				exit 1
+			n = split(tags, t, " ")
+			for (i = 1; i <= n; i++) {
+				if (!(t[i] in sum)) {
+					print "ipt_pkts: no rule tagged " t[i] > "/dev/stderr"
+					sum[t[i]] = "missing"
+					bad = 1
+				}
+				printf "%s%s", (i > 1 ? " " : ""), sum[t[i]]
 			}
-			print sum
+			print ""
+			exit bad
 		}'
+}
+
+# ipt_save NS IPT: IPT-save's output without comments, counters zeroed.
+ipt_save() {
+	ns "$1" "$2-save" 2>/dev/null | grep -v '^#' |
+		sed 's/\[[0-9]*:[0-9]*\]$/[0:0]/'
+}
+
+# scan SECS NMAP-ARGS...: nmap -n -Pn from the scanner namespace, killed
+# after SECS; its grepable output in $SCAN_OUT, wall time in $SCAN_TIME.
+scan() {
+	local secs=$1 start=$EPOCHREALTIME
+	shift
+	SCAN_OUT=$(ns scanner timeout "$secs" nmap -n -Pn -oG - "$@" 2>&1) || true
+	SCAN_TIME=$(awk -v s="$start" -v e="$EPOCHREALTIME" \
+		'BEGIN { printf "%.1f", e - s }')
+}
+
+# scan_done: the scan in $SCAN_OUT finished.
+scan_done() { grep -q '^# Nmap done' <<< "$SCAN_OUT"; }
+
+# open_ports: the ports $SCAN_OUT reports open, sorted, space separated.
+open_ports() {
+	sed -n 's/.*Ports: //p' <<< "$SCAN_OUT" | tr ',' '\n' |
+		awk -F/ '$2 == "open" { gsub(/ /, "", $1); print $1 }' |
+		sort -n | tr '\n' ' ' | sed 's/ $//'
 }
 
 # module_loaded NAME: PASS/FAIL line on whether kernel module NAME is loaded.
@@ -187,8 +222,6 @@ module_loaded() {
 		fail "module $1 loaded (expected /sys/module/$1, got none: not built or insmod failed, see vm/run's MOD lines)"
 	fi
 }
-
-_save() { ns "$1" "$2-save" 2>/dev/null | grep -v '^#' | sed 's/\[[0-9:]*\]$//'; }
 
 # rule_roundtrip NS CHAIN RULE...: with iptables-legacy, iptables-nft,
 # ip6tables-legacy and ip6tables-nft in NS, "-A CHAIN RULE" is accepted,
@@ -201,7 +234,7 @@ rule_roundtrip() {
 			fail "$ipt -A $chain $* (expected success, got: ${err//$'\n'/ })"
 			continue
 		fi
-		saved=$(_save "$n" "$ipt")
+		saved=$(ipt_save "$n" "$ipt")
 		if grep -qxF -- "-A $chain $*" <<< "$saved"; then
 			pass "$ipt-save shows -A $chain $*"
 		else
@@ -211,7 +244,7 @@ rule_roundtrip() {
 		if ! err=$(ns "$n" "$ipt-restore" <<< "$saved" 2>&1); then
 			fail "$ipt-restore takes the saved rule back (got: ${err//$'\n'/ })"
 		else
-			again=$(_save "$n" "$ipt")
+			again=$(ipt_save "$n" "$ipt")
 			if [ "$again" = "$saved" ]; then
 				pass "$ipt-restore takes the saved rule back"
 			else

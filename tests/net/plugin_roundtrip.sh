@@ -20,9 +20,6 @@ NS=host
 TMP=$(mktemp -d)	# in the VM's tmpfs: gone with the VM if we abort
 setup_topology
 
-# save IPT: the save output without comments and counters
-save() { ns $NS "$1-save" 2>/dev/null | grep -v '^#' | sed 's/\[[0-9]*:[0-9]*\]$/[0:0]/'; }
-
 # first line of an error output, for FAIL messages
 first() { printf '%s' "$1" | grep -v '^Warning' | head -n 1; }
 
@@ -90,12 +87,12 @@ check_group() {
 		fail "$what: -S (expected the .t text, got: $(differ "$(cat "$TMP/$g.want")" "$got"))"
 	fi
 
-	s1=$(save "$ipt")
+	s1=$(ipt_save $NS "$ipt")
 	ns $NS "$ipt" -F
 	if ! err=$(printf '%s\n' "$s1" | ns $NS "$ipt-restore" 2>&1); then
 		fail "$what: restore of the save output (expected success, got \"$(first "$err")\")"
 	else
-		s2=$(save "$ipt")
+		s2=$(ipt_save $NS "$ipt")
 		if [ "$s1" = "$s2" ]; then
 			pass "$what: save -> restore -> save is identical"
 		else
