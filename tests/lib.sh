@@ -222,35 +222,3 @@ module_loaded() {
 		fail "module $1 loaded (expected /sys/module/$1, got none: not built or insmod failed, see vm/run's MOD lines)"
 	fi
 }
-
-# rule_roundtrip NS CHAIN RULE...: with iptables-legacy, iptables-nft,
-# ip6tables-legacy and ip6tables-nft in NS, "-A CHAIN RULE" is accepted,
-# IPT-save shows it as given, and IPT-restore takes the saved text back.
-rule_roundtrip() {
-	local n=$1 chain=$2 ipt err saved again
-	shift 2
-	for ipt in iptables-legacy iptables-nft ip6tables-legacy ip6tables-nft; do
-		if ! err=$(ns "$n" "$ipt" -A "$chain" "$@" 2>&1); then
-			fail "$ipt -A $chain $* (expected success, got: ${err//$'\n'/ })"
-			continue
-		fi
-		saved=$(ipt_save "$n" "$ipt")
-		if grep -qxF -- "-A $chain $*" <<< "$saved"; then
-			pass "$ipt-save shows -A $chain $*"
-		else
-			fail "$ipt-save shows -A $chain $* (got: $(grep -- "^-A $chain" <<< "$saved" | tr '\n' ' '))"
-		fi
-		ns "$n" "$ipt" -F "$chain"
-		if ! err=$(ns "$n" "$ipt-restore" <<< "$saved" 2>&1); then
-			fail "$ipt-restore takes the saved rule back (got: ${err//$'\n'/ })"
-		else
-			again=$(ipt_save "$n" "$ipt")
-			if [ "$again" = "$saved" ]; then
-				pass "$ipt-restore takes the saved rule back"
-			else
-				fail "$ipt-restore takes the saved rule back (expected same save output, got: $(diff <(echo "$saved") <(echo "$again") | tr '\n' ' '))"
-			fi
-		fi
-		ns "$n" "$ipt" -F "$chain"
-	done
-}
