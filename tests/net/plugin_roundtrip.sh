@@ -68,8 +68,10 @@ restore_lines() {
 
 # check_group IPT G: the whole round trip for group G
 check_group() {
-	local ipt=$1 g=$2 what="$1: group ${2/#0/without --mark-mask}" err c rule
+	local ipt=$1 g=$2 what="$1: group --mark-mask $2" err c rule
 	local got want s1 s2 e n
+
+	[ "$g" != 0 ] || what="$ipt: group without --mark-mask"
 
 	if ! restore_lines "$ipt" "$TMP/$g.add" >/dev/null; then
 		# Which rule? One at a time up to the first refused one.
