@@ -21,6 +21,11 @@
 #	setup_topology
 #	... pass "what" / fail "what (expected X, got Y)" / skip "why" ...
 #	finish
+#
+# Results (pass, fail, skip, expect, require, busywait, finish) come from
+# tests/ksft.inc.
+
+source "$(dirname "${BASH_SOURCE[0]}")/ksft.inc"
 
 SCANNER4=10.0.1.2 SCANNER6=fd00:1::2
 CLIENT4=10.0.2.2 CLIENT6=fd00:2::2
@@ -29,40 +34,11 @@ ROUTER_SCANNER4=10.0.1.1 ROUTER_SCANNER6=fd00:1::1
 ROUTER_CLIENT4=10.0.2.1 ROUTER_CLIENT6=fd00:2::1
 ROUTER_HOST4=10.0.3.1 ROUTER_HOST6=fd00:3::1
 NAMESPACES="scanner client host router"
-ksft_skip=4
-
-_npass=0
-_nfail=0
-_nskip=0
-_finished=
-
-pass() { echo "PASS: $*"; _npass=$((_npass + 1)); }
-fail() { echo "FAIL: $*"; _nfail=$((_nfail + 1)); }
-skip() { echo "SKIP: $*"; _nskip=$((_nskip + 1)); }
-
-# expect WHAT PATTERN GOT: PASS if GOT matches the glob PATTERN.
-expect() {
-	local what=$1 pattern=$2 got=$3
-	# shellcheck disable=SC2053
-	if [[ "$got" == $pattern ]]; then
-		pass "$what: $got"
-	else
-		fail "$what (expected $pattern, got $got)"
-	fi
-}
 
 ns() {
 	local name=$1
 	shift
 	ip netns exec "$name" "$@"
-}
-
-# Skip the whole test (exit 4) unless every named command exists.
-require() {
-	local c
-	for c in "$@"; do
-		command -v "$c" >/dev/null || { skip "$c not installed"; finish; }
-	done
 }
 
 # _link NS NET4 NET6: veth eth0 in NS to r-NS in router, .2 and .1 ends.
@@ -150,30 +126,21 @@ cleanup() {
 	exit "$rc"
 }
 
-# Print the summary and exit: 1 on any failure, 4 if all were skipped.
-finish() {
-	_finished=1
-	echo "# $(basename "$0"): $_npass passed, $_nfail failed, $_nskip skipped"
-	[ "$_nfail" = 0 ] || exit 1
-	[ "$_npass" != 0 ] || [ "$_nskip" = 0 ] || exit $ksft_skip
-	exit 0
-}
-
-# wait_for_tcp_listen NS PORT [v6]: poll up to 20s for a listening socket.
+# wait_for_tcp_listen NS PORT [v6]: poll up to 60s (a loaded TCG guest
+# starts python and socat slowly) for a listening socket, v4 or v6
+# (dual-stack included).
 wait_for_tcp_listen() {
-	local n=$1 port=$2 pat end=$((SECONDS + 20))
+	local n=$1 port=$2 pat
 	if [ "${3:-}" = v6 ]; then
 		pat="^(\[.*\]|\*):$port\$"
 	else
 		pat="^([0-9.]+|\*):$port\$"
 	fi
-	while [ $SECONDS -lt $end ]; do
-		ns "$n" ss -Htln | awk '{ print $4 }' | grep -Eq "$pat" && return 0
-		sleep 0.1
-	done
-	fail "nothing listens on tcp port $port in $n (expected a listener within 20s)"
+	busywait 60 _listening "$n" "$pat" && return 0
+	fail "nothing listens on tcp port $port in $n (expected a listener within 60s)"
 	return 1
 }
+_listening() { ns "$1" ss -Htln | awk '{ print $4 }' | grep -Eq "$2"; }
 
 # start_tcp_server NS PORT [banner]: forking socat server on v4 and v6
 # that sends BANNER (if given) on accept and then echoes what it reads.
@@ -191,27 +158,62 @@ start_tcp_server() {
 	wait_for_tcp_listen "$n" "$port" v6
 }
 
-# ipt_pkts NS IPT TAG: packet count of the rule(s) commented TAG, any table,
-# IPT one of iptables-legacy iptables-nft ip6tables-legacy ip6tables-nft.
+# ipt_pkts NS IPT TAG...: for each TAG, the packet count of the rule(s)
+# commented TAG, any table, from one save; IPT one of iptables-legacy,
+# iptables-nft, ip6tables-legacy, ip6tables-nft. "missing" and status 1
+# for a TAG that no rule has.
 ipt_pkts() {
-	local n=$1 ipt=$2 tag=$3
-	ns "$n" "$ipt-save" -c 2>/dev/null | awk -v tag="$tag" '
+	local n=$1 ipt=$2
+	shift 2
+	ns "$n" "$ipt-save" -c 2>/dev/null | awk -v tags="$*" '
 		/^\[/ {
 			for (i = 1; i < NF; i++)
-				if ($i == "--comment" &&
-				    ($(i + 1) == tag || $(i + 1) == "\"" tag "\"")) {
+				if ($i == "--comment") {
+					tag = $(i + 1)
+					gsub(/"/, "", tag)
 					split(substr($1, 2), c, ":")
-					sum += c[1]
-					found = 1
+					sum[tag] += c[1]
 				}
 		}
 		END {
-			if (!found) {
-				print "ipt_pkts: no rule tagged " tag > "/dev/stderr"
-				exit 1
+			n = split(tags, t, " ")
+			for (i = 1; i <= n; i++) {
+				if (!(t[i] in sum)) {
+					print "ipt_pkts: no rule tagged " t[i] > "/dev/stderr"
+					sum[t[i]] = "missing"
+					bad = 1
+				}
+				printf "%s%s", (i > 1 ? " " : ""), sum[t[i]]
 			}
-			print sum
+			print ""
+			exit bad
 		}'
+}
+
+# ipt_save NS IPT: IPT-save's output without comments, counters zeroed.
+ipt_save() {
+	ns "$1" "$2-save" 2>/dev/null | grep -v '^#' |
+		sed 's/\[[0-9]*:[0-9]*\]$/[0:0]/'
+}
+
+# scan SECS NMAP-ARGS...: nmap -n -Pn from the scanner namespace, killed
+# after SECS; its grepable output in $SCAN_OUT, wall time in $SCAN_TIME.
+scan() {
+	local secs=$1 start=$EPOCHREALTIME
+	shift
+	SCAN_OUT=$(ns scanner timeout "$secs" nmap -n -Pn -oG - "$@" 2>&1) || true
+	SCAN_TIME=$(awk -v s="$start" -v e="$EPOCHREALTIME" \
+		'BEGIN { printf "%.1f", e - s }')
+}
+
+# scan_done: the scan in $SCAN_OUT finished.
+scan_done() { grep -q '^# Nmap done' <<< "$SCAN_OUT"; }
+
+# open_ports: the ports $SCAN_OUT reports open, sorted, space separated.
+open_ports() {
+	sed -n 's/.*Ports: //p' <<< "$SCAN_OUT" | tr ',' '\n' |
+		awk -F/ '$2 == "open" { gsub(/ /, "", $1); print $1 }' |
+		sort -n | tr '\n' ' ' | sed 's/ $//'
 }
 
 # module_loaded NAME: PASS/FAIL line on whether kernel module NAME is loaded.
@@ -221,38 +223,4 @@ module_loaded() {
 	else
 		fail "module $1 loaded (expected /sys/module/$1, got none: not built or insmod failed, see vm/run's MOD lines)"
 	fi
-}
-
-_save() { ns "$1" "$2-save" 2>/dev/null | grep -v '^#' | sed 's/\[[0-9:]*\]$//'; }
-
-# rule_roundtrip NS CHAIN RULE...: with iptables-legacy, iptables-nft,
-# ip6tables-legacy and ip6tables-nft in NS, "-A CHAIN RULE" is accepted,
-# IPT-save shows it as given, and IPT-restore takes the saved text back.
-rule_roundtrip() {
-	local n=$1 chain=$2 ipt err saved again
-	shift 2
-	for ipt in iptables-legacy iptables-nft ip6tables-legacy ip6tables-nft; do
-		if ! err=$(ns "$n" "$ipt" -A "$chain" "$@" 2>&1); then
-			fail "$ipt -A $chain $* (expected success, got: ${err//$'\n'/ })"
-			continue
-		fi
-		saved=$(_save "$n" "$ipt")
-		if grep -qxF -- "-A $chain $*" <<< "$saved"; then
-			pass "$ipt-save shows -A $chain $*"
-		else
-			fail "$ipt-save shows -A $chain $* (got: $(grep -- "^-A $chain" <<< "$saved" | tr '\n' ' '))"
-		fi
-		ns "$n" "$ipt" -F "$chain"
-		if ! err=$(ns "$n" "$ipt-restore" <<< "$saved" 2>&1); then
-			fail "$ipt-restore takes the saved rule back (got: ${err//$'\n'/ })"
-		else
-			again=$(_save "$n" "$ipt")
-			if [ "$again" = "$saved" ]; then
-				pass "$ipt-restore takes the saved rule back"
-			else
-				fail "$ipt-restore takes the saved rule back (expected same save output, got: $(diff <(echo "$saved") <(echo "$again") | tr '\n' ' '))"
-			fi
-		fi
-		ns "$n" "$ipt" -F "$chain"
-	done
 }

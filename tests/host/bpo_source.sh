@@ -5,9 +5,7 @@
 # one-line, and apt accepts what it prints. Uses fake /etc/apt trees only.
 set -e
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-nfail=0
-pass() { echo "PASS: $*"; }
-fail() { echo "FAIL: $*"; nfail=$((nfail + 1)); }
+source "$TOP/tests/ksft.inc"
 
 tmp=$(mktemp -d)
 cleanup() { rm -rf "$tmp"; }
@@ -110,4 +108,4 @@ elif grep -q 'no enabled "deb" source with suite bookworm' <<< "$out"; then
 else
 	fail "no bookworm source (expected a message, got \"$out\")"
 fi
-[ "$nfail" -eq 0 ]
+finish

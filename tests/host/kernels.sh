@@ -6,9 +6,7 @@
 # ABI (they change with every kernel update).
 set -e
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-nfail=0
-pass() { echo "PASS: $*"; }
-fail() { echo "FAIL: $*"; nfail=$((nfail + 1)); }
+source "$TOP/tests/ksft.inc"
 
 tmp=$(mktemp -d)
 cleanup() { rm -rf "$tmp"; }
@@ -33,7 +31,7 @@ kernel "$r" "6.12.1000+t1-$fl" headers
 kernel "$r" "6.12.1001+t1-rt-$fl" headers
 mkdir "$r/usr/src/linux-headers-6.12.2000+t1-$fl"	# headers, no image
 want="6.1.9-10-$fl 6.12.1000+t1-$fl"
-got=$(CT_KROOT=$r "$TOP/tests/kernels" 2>&1 | xargs) || true
+got=$(CHAOS_KROOT=$r "$TOP/tests/kernels" 2>&1 | xargs) || true
 if [ "$got" = "$want" ]; then
 	pass "newest kernel with headers of each series"
 else
@@ -42,7 +40,7 @@ fi
 
 rmdir "$r/usr/src/linux-headers-6.12."*
 set +e
-out=$(CT_KROOT=$r "$TOP/tests/kernels" 2> "$tmp/err")
+out=$(CHAOS_KROOT=$r "$TOP/tests/kernels" 2> "$tmp/err")
 rc=$?
 set -e
 err=$(cat "$tmp/err")
@@ -52,7 +50,7 @@ else
 	fail "missing 6.12 headers (expected exit 1, 6.1 listed, \"no 6.12 kernel\"; got $rc, \"$out\", \"$err\")"
 fi
 
-out=$(CT_KROOT=$tmp/empty "$TOP/tests/kernels" 2>&1) && rc=0 || rc=$?
+out=$(CHAOS_KROOT=$tmp/empty "$TOP/tests/kernels" 2>&1) && rc=0 || rc=$?
 if [ $rc = 1 ] && grep -q 'no 6\.1 kernel' <<< "$out" &&
    grep -q 'no 6\.12 kernel' <<< "$out"; then
 	pass "no kernels: exit 1, names both series"
@@ -60,11 +58,11 @@ else
 	fail "no kernels (expected exit 1 naming 6.1 and 6.12, got $rc: $out)"
 fi
 
-got=$(CT_KROOT=$tmp/empty CT_KVERS="a b" "$TOP/tests/kernels" | xargs)
+got=$(CHAOS_KROOT=$tmp/empty CHAOS_KVERS="a b" "$TOP/tests/kernels" | xargs)
 if [ "$got" = "a b" ]; then
-	pass "CT_KVERS overrides the detection"
+	pass "CHAOS_KVERS overrides the detection"
 else
-	fail "CT_KVERS overrides the detection (expected \"a b\", got \"$got\")"
+	fail "CHAOS_KVERS overrides the detection (expected \"a b\", got \"$got\")"
 fi
 
 # This machine's kernels are what tests/check and make deb use.
@@ -80,6 +78,6 @@ if kvers=$("$TOP/tests/kernels"); then
 		fail "no tracked file names a kernel ABI (found in: $hits)"
 	fi
 else
-	echo "SKIP: this machine's kernels (run tests/install-deps)"
+	skip "this machine's kernels (run tests/install-deps)"
 fi
-[ "$nfail" -eq 0 ]
+finish

@@ -5,7 +5,7 @@
 set -e
 source "$(dirname "$0")/plugins.inc"
 
-command -v groff >/dev/null || skip "groff not installed"
+require groff
 
 # render FILE...: groff's warnings, if any
 render() { cat "$@" | groff -man -ww -z -Tutf8 2>&1; }

@@ -5,14 +5,9 @@
 # supported kernel, signed, and skips kernels outside the supported range.
 set -e
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
+source "$TOP/tests/ksft.inc"
+require dpkg-buildpackage dh_dkms dkms git
 KVERS=$("$TOP/tests/kernels")
-nfail=0
-pass() { echo "PASS: $*"; }
-fail() { echo "FAIL: $*"; nfail=$((nfail + 1)); }
-
-for tool in dpkg-buildpackage dh_dkms dkms git; do
-	command -v "$tool" >/dev/null || { echo "SKIP: $tool missing"; exit 4; }
-done
 
 tmp=$(mktemp -d)
 cleanup() { rm -rf "$tmp"; }
@@ -23,11 +18,11 @@ if make -C "$TOP" deb DEBDIR="$tmp" > "$tmp/build.log" 2>&1; then
 else
 	tail -n 20 "$tmp/build.log"
 	fail "make deb (see log above)"
-	exit 1
+	finish
 fi
 
-# expect DEB PATH...: each PATH is in package DEB.
-expect() {
+# deb_has DEB PATH...: each PATH is in package DEB.
+deb_has() {
 	local deb=$1 list p missing=""
 	shift
 	list=$(dpkg-deb -c "$tmp"/"$deb"_*.deb | awk '{print $6}')
@@ -41,12 +36,12 @@ expect() {
 	fi
 }
 xtlib=$(pkg-config --variable=xtlibdir xtables | sed 's|^/||')
-expect chaostables "$xtlib/libxt_portscan.so" "$xtlib/libxt_DELUDE.so" \
+deb_has chaostables "$xtlib/libxt_portscan.so" "$xtlib/libxt_DELUDE.so" \
 	"$xtlib/libxt_TARPIT.so" "$xtlib/libxt_CHAOS.so" \
 	usr/share/man/man8/chaostables.8 \
 	usr/share/doc/chaostables/rule-logic.md
 ver=$(dpkg-parsechangelog -l "$TOP/debian/changelog" -S Version | cut -d- -f1)
-expect chaostables-dkms "usr/src/chaostables-$ver/dkms.conf" \
+deb_has chaostables-dkms "usr/src/chaostables-$ver/dkms.conf" \
 	"usr/src/chaostables-$ver/Kbuild" "usr/src/chaostables-$ver/kernel/xt_CHAOS.c"
 # Its maintainer scripts hand the source to DKMS and take it back.
 for s in postinst prerm; do
@@ -101,4 +96,4 @@ for k in 5.10.0-1-amd64 6.0.0-1-amd64 6.13.0-1-amd64 7.1.0-1-amd64; do
 		fail "dkms skips $k (expected exit 77, got $rc)"
 	fi
 done
-[ "$nfail" -eq 0 ]
+finish

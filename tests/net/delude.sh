@@ -13,20 +13,17 @@ TCP_CLIENT=$(dirname "$0")/tcp_client.py
 
 setup_topology
 
-# open_ports V TARGET PORTS: the ports nmap -sS from scanner reports open.
-open_ports() {
-	local v=$1 target=$2 ports=$3 flag="" out
-	[ "$v" = 6 ] && flag=-6
-	out=$(ns scanner timeout 120 nmap -n -Pn -sS $flag -p "$ports" \
-		--max-retries 1 -oG - "$target" 2>&1) || true
-	grep -q '^# Nmap done' <<< "$out" || { echo "nmap failed: $out"; return; }
-	sed -n 's/.*Ports: //p' <<< "$out" | tr ',' '\n' |
-		awk -F/ '$2 == "open" { gsub(/ /, "", $1); print $1 }' |
-		sort -n | tr '\n' ' ' | sed 's/ $//'
-}
-
+# check_open WHAT EXPECTED NMAP-ARGS...: nmap -sS from scanner reports
+# exactly the ports EXPECTED open.
 check_open() {
-	local what=$1 expected=$2 got=$3
+	local what=$1 expected=$2 got
+	shift 2
+	scan 120 -sS --max-retries 1 "$@"
+	if scan_done; then
+		got=$(open_ports)
+	else
+		got="nmap failed: $SCAN_OUT"
+	fi
 	if [ "$got" = "$expected" ]; then
 		pass "$what: nmap -sS sees $expected open"
 	else
@@ -79,9 +76,9 @@ ns host iptables-legacy -A INPUT -p tcp --dport 8000:8004 \
 ns host ip6tables-legacy -A INPUT -p tcp --dport 8000:8004 \
 	-m comment --comment delude6 -j DELUDE
 check_open "INPUT v4" "8000 8001 8002 8003 8004" \
-	"$(open_ports 4 "$HOST4" 8000-8009)"
+	-p 8000-8009 "$HOST4"
 check_open "INPUT v6" "8000 8001 8002 8003 8004" \
-	"$(open_ports 6 "$HOST6" 8000-8009)"
+	-6 -p 8000-8009 "$HOST6"
 check_reset "INPUT v4" "$HOST4" 8002
 check_reset "INPUT v6" "$HOST6" 8002
 check_count "INPUT v4" host iptables-legacy delude4
@@ -93,9 +90,9 @@ ns router iptables-nft -A FORWARD -p tcp -d "$HOST4" --dport 8100:8104 \
 ns router ip6tables-nft -A FORWARD -p tcp -d "$HOST6" --dport 8100:8104 \
 	-m comment --comment fwd6 -j DELUDE
 check_open "FORWARD v4" "8100 8101 8102 8103 8104" \
-	"$(open_ports 4 "$HOST4" 8100-8109)"
+	-p 8100-8109 "$HOST4"
 check_open "FORWARD v6" "8100 8101 8102 8103 8104" \
-	"$(open_ports 6 "$HOST6" 8100-8109)"
+	-6 -p 8100-8109 "$HOST6"
 check_reset "FORWARD v4" "$HOST4" 8103
 check_reset "FORWARD v6" "$HOST6" 8103
 check_count "FORWARD v4" router iptables-nft fwd4

@@ -14,7 +14,7 @@
 # destination; at most one answer per probe; every answer a well-formed
 # TCP segment or ICMP error; no kernel warning.
 # env: CHAOS_FUZZ_COUNT probes per family (default 2000; the issue's full
-#      run: 100000), FUZZ_SEED replays a run (its seed is printed).
+#      run: 100000), CHAOS_FUZZ_SEED replays a run (its seed is printed).
 set -e
 source "$(dirname "$0")/../lib.sh"
 trap 'rc=$?; restore; (exit $rc); cleanup' EXIT
@@ -23,7 +23,7 @@ require python3 tcpdump ethtool iptables-legacy iptables-nft
 FUZZ=$(dirname "$0")/fuzz.py
 COUNT=${CHAOS_FUZZ_COUNT:-2000}
 
-SEED=${FUZZ_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
+SEED=${CHAOS_FUZZ_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 DIR=$(mktemp -d)
 backlog=$(sysctl -n net.core.netdev_max_backlog)
 restore() {
@@ -32,7 +32,7 @@ restore() {
 }
 
 setup_topology
-echo "# fuzz seed $SEED (replay: FUZZ_SEED=$SEED), $COUNT probes per family"
+echo "# fuzz seed $SEED (replay: CHAOS_FUZZ_SEED=$SEED), $COUNT probes per family"
 # The router's input queue must hold a burst of the fuzzer's frames.
 sysctl -qw net.core.netdev_max_backlog=20000
 # veth marks checksums of frames from a packet socket as verified: make
@@ -96,10 +96,7 @@ fuzz_family() {
 	ip netns exec scanner tcpdump -i eth0 -Q in -U -B 16384 -w "$cap" \
 		2> "$DIR/tcpdump$fam.err" &
 	tpid=$!
-	for _ in $(seq 200); do
-		grep -q 'listening on' "$DIR/tcpdump$fam.err" && break
-		sleep 0.1
-	done
+	busywait 20 grep -qs 'listening on' "$DIR/tcpdump$fam.err" || true
 	rx0=$(ns router cat /sys/class/net/r-scanner/statistics/rx_packets)
 	if ! out=$(ns scanner timeout 600 /usr/bin/python3 "$FUZZ" send "$fam" \
 		"$SEED" "$COUNT" eth0 "$dmac" "$man" 2>&1); then

@@ -45,28 +45,26 @@ unload_all() {
 # rmmod_wait M: rmmod, retried for 10 s: the rules of deleted namespaces
 # and of nft transactions are freed asynchronously.
 rmmod_wait() {
-	local end=$((SECONDS + 10))
-	until rmmod "$1" 2>/dev/null; do
-		[ $SECONDS -lt $end ] || { rmmod "$1"; return 1; }
-		sleep 0.2
-	done
+	busywait 10 rmmod "$1" 2>/dev/null || { rmmod "$1"; return 1; }
 }
 
-# refs_settled WHAT: every module's use count drops to its holders (the
-# modules depending on it), i.e. no rule holds it any more; polled.
-refs_settled() {
-	local what=$1 m refs holders end=$((SECONDS + 20)) left
-	while :; do
-		left=
-		for m in $MODULES; do
-			refs=$(cat "/sys/module/$m/refcnt")
-			holders=$(ls "/sys/module/$m/holders" | wc -l)
-			[ "$refs" = "$holders" ] || left+=" $m=$refs/$holders"
-		done
-		[ -z "$left" ] && break
-		[ $SECONDS -lt $end ] || break
-		sleep 0.5
+# held_modules: " MODULE=USE/HOLDERS" for each module whose use count
+# exceeds its holders (the modules depending on it): a rule holds it.
+held_modules() {
+	local m refs holders
+	for m in $MODULES; do
+		refs=$(cat "/sys/module/$m/refcnt")
+		holders=$(ls "/sys/module/$m/holders" | wc -l)
+		[ "$refs" = "$holders" ] || printf ' %s=%s/%s' "$m" "$refs" "$holders"
 	done
+}
+none_held() { [ -z "$(held_modules)" ]; }
+
+# refs_settled WHAT: no rule holds any module any more; polled.
+refs_settled() {
+	local what=$1 left
+	busywait 20 none_held || true
+	left=$(held_modules)
 	if [ -z "$left" ]; then
 		pass "$what: no module held by a rule any more"
 	else
@@ -202,10 +200,7 @@ ip netns exec client /usr/bin/python3 - "$HOST4" 7002 40 > "$held" <<-'EOF' &
 	time.sleep(300)
 EOF
 hpid=$!
-for _ in $(seq 600); do
-	grep -q held= "$held" && break
-	sleep 0.1
-done
+busywait 60 grep -qs held= "$held" || true
 got=$(cat "$held")
 rm -f "$held"
 if [ "$got" = held=40 ]; then

@@ -31,16 +31,15 @@ check_zero() {
 	fi
 }
 
-scan() {
-	local v=$1 target=$2 flag="" out n
-	[ "$v" = 6 ] && flag=-6
-	out=$(ns scanner timeout 120 nmap -n -Pn -sS $flag -p 8000-8009 \
-		--max-retries 1 -oG - "$target" 2>&1) || true
-	n=$(grep -o '[0-9]*/open/' <<< "$out" | wc -l)
+# check_scan V TARGET: nmap -sS from scanner sees the 10 deluded ports open.
+check_scan() {
+	local v=$1 target=$2 n
+	scan 120 -sS "-$v" -p 8000-8009 --max-retries 1 "$target"
+	n=$(open_ports | wc -w)
 	if [ "$n" = 10 ]; then
 		pass "scan v$v: nmap -sS sees 10 deluded ports open"
 	else
-		fail "scan v$v: open ports (expected 10, got $n: $out)"
+		fail "scan v$v: open ports (expected 10, got $n: $SCAN_OUT)"
 	fi
 }
 
@@ -80,8 +79,8 @@ for ipt in iptables-legacy ip6tables-legacy; do
 	ns host $ipt -t raw -A PREROUTING -p tcp --dport 9000 -j CT --notrack
 done
 
-scan 4 "$HOST4"
-scan 6 "$HOST6"
+check_scan 4 "$HOST4"
+check_scan 6 "$HOST6"
 check_zero "notrack, after nmap -sS v4 and v6"
 tarpit "$HOST4" $CONNS
 check_zero "notrack, after $CONNS tarpitted v4 connections"
@@ -98,7 +97,7 @@ for ipt in iptables-legacy ip6tables-legacy; do
 	ns host $ipt -t raw -F
 done
 
-scan 4 "$HOST4"
+check_scan 4 "$HOST4"
 tarpit "$HOST4" 200
 tarpit "$HOST6" 200
 check_zero "without notrack, after a scan and 400 tarpitted connections"

@@ -1,12 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The plugins against the real modules, with iptables-legacy, iptables-nft,
-# ip6tables-legacy and ip6tables-nft. The OK rules of all
-# extensions/libxt_*.t files are added in each of their chains with one
-# restore per group (portscan rules of one namespace must share a
-# --mark-mask, so each mask is a group), "-S" lists them exactly as the .t
-# files expect, the save output restores to the same save output, "-L"
-# lists them and they delete by their own spec. Then the kernel's own
+# ip6tables-legacy and ip6tables-nft. Each extension's module is loaded.
+# The OK rules of all extensions/libxt_*.t files are added in each of their
+# chains with one restore per group (portscan rules of one namespace must
+# share a --mark-mask, so each mask is a group); per extension, "-S" lists
+# them exactly as its .t file expects, the save output restores to the
+# same save output and they delete by their own spec; "-L" lists them.
+# Then the kernel's own
 # refusals: OUTPUT (directly or through a user chain) and non-TCP rules for
 # DELUDE and TARPIT. The .t FAIL lines are refused by the plugins before
 # any kernel call: tests/host/plugin_tfiles.sh checks them.
@@ -20,19 +21,19 @@ NS=host
 TMP=$(mktemp -d)	# in the VM's tmpfs: gone with the VM if we abort
 setup_topology
 
-# save IPT: the save output without comments and counters
-save() { ns $NS "$1-save" 2>/dev/null | grep -v '^#' | sed 's/\[[0-9]*:[0-9]*\]$/[0:0]/'; }
-
 # first line of an error output, for FAIL messages
 first() { printf '%s' "$1" | grep -v '^Warning' | head -n 1; }
 
-# differ A B: the first differing lines of texts A and B, on one line (no
-# process substitution: the VM has no /dev/fd)
-differ() {
-	printf '%s\n' "$1" > "$TMP/a"
-	printf '%s\n' "$2" > "$TMP/b"
-	diff "$TMP/a" "$TMP/b" | grep '^[<>]' | head -n 6 | tr '\n' ' '
-}
+# differ A B: the first differing lines of texts A and B, on one line
+differ() { diff <(echo "$1") <(echo "$2") | grep '^[<>]' | head -n 6 | tr '\n' ' '; }
+
+# The extensions, by their .t files; "of EXT" keeps the rules of EXT.
+EXTS=$(cd "$TOP/extensions" && for t in libxt_*.t; do t=${t#libxt_}; echo "${t%.t}"; done)
+of() { grep -E -- "(-m|-j) $1( |\$)" || true; }
+
+for e in $EXTS; do
+	module_loaded "xt_$e"
+done
 
 # Group files $TMP/G.{add,del,want}: "-A CHAIN rule", "-D CHAIN rule" and
 # "-A CHAIN expected", sorted by chain (the order of -S), G "0" for rules
@@ -67,7 +68,10 @@ restore_lines() {
 
 # check_group IPT G: the whole round trip for group G
 check_group() {
-	local ipt=$1 g=$2 what="$1: group ${2/#0/without --mark-mask}" err c rule got s1 s2 left
+	local ipt=$1 g=$2 what="$1: group --mark-mask $2" err c rule
+	local got want s1 s2 e n
+
+	[ "$g" != 0 ] || what="$ipt: group without --mark-mask"
 
 	if ! restore_lines "$ipt" "$TMP/$g.add" >/dev/null; then
 		# Which rule? One at a time up to the first refused one.
@@ -81,26 +85,41 @@ check_group() {
 		ns $NS "$ipt" -F
 		return
 	fi
-	pass "$what: $(wc -l < "$TMP/$g.add") rules accepted"
-
 	got=$(ns $NS "$ipt" -S 2>/dev/null | grep '^-A ' || true)
-	if [ "$got" = "$(cat "$TMP/$g.want")" ]; then
-		pass "$what: -S lists every rule as the .t files expect"
+	want=$(cat "$TMP/$g.want")
+	n=$(wc -l < "$TMP/$g.add")
+	c=$(grep -c . <<< "$got" || true)
+	if [ "$c" = "$n" ]; then
+		pass "$what: $n rules accepted"
 	else
-		fail "$what: -S (expected the .t text, got: $(differ "$(cat "$TMP/$g.want")" "$got"))"
+		fail "$what: rules accepted (expected $n in -S, got $c)"
 	fi
 
-	s1=$(save "$ipt")
+	for e in $EXTS; do
+		[ -n "$(of "$e" <<< "$want")" ] || continue
+		if [ "$(of "$e" <<< "$got")" = "$(of "$e" <<< "$want")" ]; then
+			pass "$what: -S lists the $e rules as libxt_$e.t expects"
+		else
+			fail "$what: -S, $e rules (expected the .t text, got: $(differ "$(of "$e" <<< "$want")" "$(of "$e" <<< "$got")"))"
+		fi
+	done
+
+	s1=$(ipt_save $NS "$ipt")
 	ns $NS "$ipt" -F
 	if ! err=$(printf '%s\n' "$s1" | ns $NS "$ipt-restore" 2>&1); then
 		fail "$what: restore of the save output (expected success, got \"$(first "$err")\")"
 	else
-		s2=$(save "$ipt")
-		if [ "$s1" = "$s2" ]; then
-			pass "$what: save -> restore -> save is identical"
-		else
+		s2=$(ipt_save $NS "$ipt")
+		for e in $EXTS; do
+			[ -n "$(of "$e" <<< "$want")" ] || continue
+			if [ "$(of "$e" <<< "$s1")" = "$(of "$e" <<< "$s2")" ]; then
+				pass "$what: $e rules: save -> restore -> save is identical"
+			else
+				fail "$what: $e rules: save -> restore -> save (expected identical, got: $(differ "$(of "$e" <<< "$s1")" "$(of "$e" <<< "$s2")"))"
+			fi
+		done
+		[ "$s1" = "$s2" ] ||
 			fail "$what: save -> restore -> save (expected identical, got: $(differ "$s1" "$s2"))"
-		fi
 	fi
 
 	if err=$(ns $NS "$ipt" -L -n -v 2>&1 >/dev/null); then
@@ -112,13 +131,17 @@ check_group() {
 	# Delete by spec compares the userspace part of each rule (CHAOS:
 	# everything before its kernel-private pointer).
 	err=$(restore_lines "$ipt" "$TMP/$g.del") || true
-	left=$(ns $NS "$ipt" -S 2>/dev/null | grep -c '^-A ' || true)
-	if [ "$left" = 0 ]; then
-		pass "$what: every rule deletes by its own spec"
-	else
-		fail "$what: delete by spec (expected 0 rules left, got $left: \"$(first "$err")\")"
-		ns $NS "$ipt" -F
-	fi
+	got=$(ns $NS "$ipt" -S 2>/dev/null | grep '^-A ' || true)
+	for e in $EXTS; do
+		[ -n "$(of "$e" <<< "$want")" ] || continue
+		n=$(of "$e" <<< "$got" | grep -c . || true)
+		if [ "$n" = 0 ]; then
+			pass "$what: every $e rule deletes by its own spec"
+		else
+			fail "$what: delete $e rules by spec (expected 0 left, got $n: \"$(first "$err")\")"
+		fi
+	done
+	ns $NS "$ipt" -F
 }
 
 for ipt in iptables-legacy iptables-nft ip6tables-legacy ip6tables-nft; do

@@ -20,7 +20,7 @@ ZERO="stealth=0 synscan=0 cnscan=0 grscan=0"
 setup_topology
 ps_servers host
 ps_server client 3000 "echo SSH-2.0-client; cat"
-ps_listen client 3000
+wait_for_tcp_listen client 3000 v6
 
 IPT=iptables-nft
 ps_rules router $IPT FORWARD

@@ -58,7 +58,7 @@ for p in $PORTS; do
 	ps_server host "$p" cat
 done
 for p in $PORTS; do
-	ps_listen host "$p"
+	wait_for_tcp_listen host "$p" v6
 done
 
 targets=
@@ -69,10 +69,9 @@ ns client timeout $((SECS + 300)) /usr/bin/python3 \
 	"$(dirname "$0")/live_sessions.py" "$SECS" "$ready" $targets \
 	> "$out" 2>&1 &
 sessions=$!
-for i in $(seq 1200); do
-	[ -e "$ready" ] || ! kill -0 $sessions 2>/dev/null && break
-	sleep 0.1
-done
+# Ready, or the client is gone (its output says why).
+ready_or_gone() { [ -e "$ready" ] || ! kill -0 $sessions 2>/dev/null; }
+busywait 120 ready_or_gone || true
 [ -e "$ready" ] || { cat "$out"; fail "sessions not open within 120 s"; }
 start=$SECONDS
 

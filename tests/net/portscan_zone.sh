@@ -29,7 +29,7 @@ out=$(mktemp)
 
 setup_topology
 ps_server host "$PORT" cat
-ps_listen host "$PORT"
+wait_for_tcp_listen host "$PORT" v6
 
 for ipt in iptables-legacy ip6tables-legacy; do
 	ns router $ipt -t raw -A PREROUTING -j CT --zone 5

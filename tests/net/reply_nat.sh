@@ -47,10 +47,7 @@ done
 cap=$(mktemp)
 ns scanner tcpdump -l -nn -i eth0 tcp > "$cap" 2> "$cap.err" &
 tcpdump_pid=$!
-for _ in $(seq 100); do
-	grep -q 'listening on' "$cap.err" 2>/dev/null && break
-	sleep 0.1
-done
+busywait 10 grep -qs 'listening on' "$cap.err" || true
 
 for v in 4 6; do
 	if [ $v = 4 ]; then

@@ -76,11 +76,8 @@ ns bscan tcpdump -l -e -nn -i eth0 tcp > "$caps" 2> "$caps.err" &
 pids=$!
 ns bhost tcpdump -l -e -nn -i eth0 tcp > "$capb" 2> "$capb.err" &
 pids="$pids $!"
-for _ in $(seq 100); do
-	grep -q 'listening on' "$caps.err" 2>/dev/null &&
-		grep -q 'listening on' "$capb.err" 2>/dev/null && break
-	sleep 0.1
-done
+busywait 10 grep -qs 'listening on' "$caps.err" || true
+busywait 10 grep -qs 'listening on' "$capb.err" || true
 for a in 10.0.9.2 fd00:9::2; do
 	expect "bridged $a DELUDE" reset "$(run bscan outcome $a 50)"
 	expect "bridged $a TARPIT" "held snd_wnd=0 *" "$(run bscan hold $a 51 2)"

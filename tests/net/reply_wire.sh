@@ -42,14 +42,11 @@ EOF
 
 # capture NS FILE FILTER: start tcpdump -vv for 2 packets, wait until ready.
 capture() {
-	local n=$1 file=$2 _
+	local n=$1 file=$2
 	shift 2
 	ns "$n" timeout 60 tcpdump -l -nn -vv -i eth0 -c 2 "$@" \
 		> "$file" 2> "$file.err" &
-	for _ in $(seq 100); do
-		grep -q 'listening on' "$file.err" 2>/dev/null && return 0
-		sleep 0.1
-	done
+	busywait 10 grep -qs 'listening on' "$file.err" && return 0
 	fail "tcpdump in $n did not start: $(cat "$file.err")"
 }
 
