@@ -99,7 +99,7 @@ demo: deps
 # Both halves run even if the first one fails.
 bench: deps
 	tests/bench; rc=$$?; tests/bench-cost || rc=1; \
-		tests/bench-peer || rc=1; exit $$rc
+		tests/bench-peer || rc=1; tests/bench-osscan || rc=1; exit $$rc
 
 bench-cost: deps
 	tests/bench-cost
