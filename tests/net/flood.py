@@ -37,11 +37,8 @@ def echo(c):
 
 
 def serve(port):
-    s = socket.socket(socket.AF_INET6, socket.SOCK_STREAM)
-    s.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
-    s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    s.bind(("::", port))
-    s.listen(128)
+    s = socket.create_server(("::", port), family=socket.AF_INET6,
+                             backlog=128, dualstack_ipv6=True)
     while True:
         c, _ = s.accept()
         threading.Thread(target=echo, args=(c,), daemon=True).start()

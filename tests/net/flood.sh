@@ -33,11 +33,6 @@ restore() {
 setup_topology
 dmac=$(ns router cat /sys/class/net/r-scanner/address)
 ns host /usr/bin/python3 "$FLOOD" serve 80 &
-# python starts slowly on a loaded TCG guest: give it a minute.
-for _ in $(seq 300); do
-	ns host ss -Htln | grep -q ':80 ' && break
-	sleep 0.2
-done
 wait_for_tcp_listen host 80 v6
 
 # The usual INPUT: established, the real service, then our targets.
@@ -125,10 +120,7 @@ flood() {
 	done
 	# The client is sequential: once one request started after the flood,
 	# all before it are done.
-	for _ in $(seq 60); do
-		awk -v b="$t1" '$1 >= b { f = 1 } END { exit !f }' "$CLOG" && break
-		sleep 0.2
-	done
+	busywait 12 awk -v b="$t1" '$1 >= b { f = 1 } END { exit !f }' "$CLOG" || true
 	read -r ok tries < <(served "$t0" "$t1")
 	echo "# $what: sender $out; at the rules: ${rates%, }; client served $ok/$tries"
 	echo "# $what: client requests (start ok secs): $(awk -v a="$t0" -v b="$t1" \
@@ -149,11 +141,7 @@ flood() {
 }
 
 klog0=$(dmesg | wc -l)
-for _ in $(seq 100); do
-	grep -q ' 1 ' "$CLOG" && break
-	sleep 0.2
-done
-grep -q ' 1 ' "$CLOG" || fail "client served before any flood (expected a request echoed, got: $(head -3 "$CLOG"))"
+busywait 20 grep -q ' 1 ' "$CLOG" || fail "client served before any flood (expected a request echoed, got: $(head -3 "$CLOG"))"
 ns host conntrack -F 2>/dev/null || true
 objs0=$(ct_objs) slab0=$(slab_kb)
 echo "# start: nf_conntrack objects $objs0, SUnreclaim ${slab0}kB"

@@ -44,10 +44,8 @@ ns client timeout $((SECS + 120)) /usr/bin/python3 \
 	"$(dirname "$0")/live_sessions.py" "$SECS" "$ready" \
 	"$HOST4:$PORT" "[$HOST6]:$PORT" > "$out" 2>&1 &
 sessions=$!
-for _ in $(seq 1200); do
-	[ -e "$ready" ] || ! kill -0 $sessions 2>/dev/null && break
-	sleep 0.1
-done
+ready_or_gone() { [ -e "$ready" ] || ! kill -0 $sessions 2>/dev/null; }
+busywait 120 ready_or_gone || true
 touch "$ready.go"
 rc=0
 wait $sessions || rc=$?
