@@ -105,23 +105,26 @@ crafted() {
 	import random, sys, time
 	from scapy.all import IP, IPv6, TCP, AsyncSniffer, send, sr1, conf
 	conf.verb = 0
+	M32 = 0xffffffff
 	for dst in sys.argv[1:]:
 	    l3 = IPv6(dst=dst) if ":" in dst else IP(dst=dst)
 	    a, isn = random.randint(20000, 60000), random.getrandbits(32)
+	    nxt = (isn + 1) & M32
 	    sa = sr1(l3 / TCP(sport=a, dport=22, flags="S", seq=isn), timeout=10)
 	    if sa is None or not sa.haslayer(TCP):
 	        print("no SYN/ACK", flush=True)
 	        continue
-	    ack = sa[TCP].seq + 1
+	    # Sequence arithmetic is mod 2^32: scapy refuses a wider field.
+	    ack = (sa[TCP].seq + 1) & M32
 	    sn = AsyncSniffer(iface="eth0", filter="tcp src port 22")
 	    sn.start()
 	    time.sleep(1)
-	    send(l3 / TCP(sport=a, dport=22, flags="A", seq=isn + 1 + (1 << 20),
-	                  ack=ack))
+	    send(l3 / TCP(sport=a, dport=22, flags="A",
+	                  seq=(nxt + (1 << 20)) & M32, ack=ack))
 	    send(l3 / TCP(sport=a + 1, dport=22, flags="A",
 	                  seq=random.getrandbits(32), ack=random.getrandbits(32)))
 	    time.sleep(1)
-	    send(l3 / TCP(sport=a, dport=22, flags="A", seq=isn + 1, ack=ack))
+	    send(l3 / TCP(sport=a, dport=22, flags="A", seq=nxt, ack=ack))
 	    time.sleep(2)
 	    print(" ".join("%s%s:%d%s" % ("A" if p[TCP].dport == a else "B",
 	                                  "R" if p[TCP].flags.R else "",
