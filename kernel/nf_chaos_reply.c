@@ -469,11 +469,16 @@ static void nf_chaos_track(struct sk_buff *nskb, struct sk_buff *oldskb)
 		nf_ct_set(nskb, NULL, IP_CT_UNTRACKED);
 }
 
-/* br_netfilter shows the IP hooks the segments a bridge forwards. */
+/*
+ * br_netfilter shows the IP hooks the segments a bridge forwards: those
+ * have an output port. A segment that came in by a bridge port but is for
+ * us, or routed, has none: its reply is routed, through OUTPUT and
+ * POSTROUTING, so NAT is undone and IPsec applied as for any reply.
+ */
 static bool nf_chaos_bridged(const struct sk_buff *oldskb)
 {
 #if IS_ENABLED(CONFIG_BRIDGE_NETFILTER)
-	return nf_bridge_info_exists(oldskb);
+	return nf_bridge_get_physoutdev(oldskb);
 #else
 	return false;
 #endif

@@ -7,7 +7,9 @@
 # - bridged with br_netfilter: namespace "bridge" bridges "bscan" and
 #   "bhost" (br0 has no address, so the host has no route), DELUDE and
 #   TARPIT in its FORWARD answer bscan, IPv4 and IPv6, from bhost's MAC
-#   address, and no reply goes out of the other port to bhost.
+#   address, and no reply goes out of the other port to bhost; with an
+#   address on br0, a segment for the host itself that came in by a bridge
+#   port is answered through OUTPUT and POSTROUTING (REDIRECT undone).
 set -e
 source "$(dirname "$0")/../lib.sh"
 trap cleanup EXIT
@@ -99,5 +101,19 @@ else
 	fail "bridge: replies seen at bhost (expected 0, got $n)"
 fi
 rm -f "$caps" "$caps.err" "$capb" "$capb.err"
+
+# A segment that came in by a bridge port but is for the host is answered
+# as any local segment: routed, so REDIRECT is undone (port 8050, not 50).
+ip -n bridge addr add 10.0.9.3/24 dev br0
+ip -n bridge addr add fd00:9::3/64 dev br0 nodad
+for ipt in iptables-legacy ip6tables-legacy; do
+	ns bridge $ipt -t nat -A PREROUTING -p tcp --dport 8050 \
+		-j REDIRECT --to-ports 50
+	ns bridge $ipt -A INPUT -p tcp --dport 50 -j DELUDE
+done
+for a in 10.0.9.3 fd00:9::3; do
+	expect "bridge port to host $a: REDIRECT 8050 to INPUT DELUDE" reset \
+		"$(run bscan outcome $a 8050)"
+done
 
 finish
