@@ -25,6 +25,12 @@ for ext in "-m portscan" "-j DELUDE" "-j TARPIT" "-j CHAOS"; do
 	else
 		pass "libxt_$name.man renders"
 	fi
+	# A shell's printf or echo -e turns \f into a form feed.
+	if LC_ALL=C grep -q '[^[:print:][:space:]]\|'$'\f' "$man"; then
+		fail "libxt_$name.man is plain text (expected no control characters, got: $(LC_ALL=C grep -n $'\f' "$man" | head -1 | cat -v))"
+	else
+		pass "libxt_$name.man is plain text"
+	fi
 	missing=
 	# shellcheck disable=SC2086
 	for opt in $($ipt $ext -h 2>/dev/null | sed -n "/^$name /,\$p" |
