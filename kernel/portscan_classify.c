@@ -34,19 +34,21 @@ static const bool portscan_sane_flags[PORTSCAN_FLAGS + 1] = {
 
 /*
  * Conntrack leaves invalid packets, even of known flows, without a ct:
- * look the flow up. A template (rule before conntrack) gives the zone.
+ * look the flow up. A template (rule before conntrack) gives the zone,
+ * by number or from the packet's mark (CT --zone mark), as conntrack
+ * itself finds it.
  */
 static bool portscan_flow_exists(struct net *net, const struct sk_buff *skb,
 				 u8 family, const struct nf_conn *tmpl)
 {
-	const struct nf_conntrack_zone *zone = &nf_ct_zone_dflt;
+	const struct nf_conntrack_zone *zone;
 	struct nf_conntrack_tuple_hash *h;
 	struct nf_conntrack_tuple tuple;
+	struct nf_conntrack_zone tmp;
 
 	if (!nf_ct_get_tuplepr(skb, skb_network_offset(skb), family, net, &tuple))
 		return true;	/* cannot tell: do not accuse */
-	if (tmpl)
-		zone = nf_ct_zone(tmpl);
+	zone = nf_ct_zone_tmpl(tmpl, skb, &tmp);
 	h = nf_conntrack_find_get(net, zone, &tuple);
 	if (!h)
 		return false;
