@@ -3,7 +3,8 @@
 # TARPIT modes against a real Linux client, IPv4 and IPv6:
 #  --tarpit    connect succeeds, the send stalls on a zero window, no
 #              payload leaves the client, and the connection outlives
-#              tcp_retries2=3 zero-window probes because each is answered;
+#              tcp_retries2=3 zero-window probes because each is answered,
+#              for 6 s and, beside the other checks, for 60 s;
 #  --honeypot  the payload arrives (string-match counter), all of it is
 #              acked even in GSO/GRO-sized skbs, and the client's FIN too;
 #  --reset     connect is refused.
@@ -16,6 +17,7 @@ trap cleanup EXIT
 require python3 iptables-legacy iptables-nft
 TCP_CLIENT=$(dirname "$0")/tcp_client.py
 HOLD=6
+LONG_HOLD=60
 HONEY_BYTES=200000
 
 setup_topology
@@ -40,19 +42,37 @@ ns router iptables-nft -A FORWARD -p tcp -d "$HOST4" --dport 9100 \
 ns router ip6tables-nft -A FORWARD -p tcp -d "$HOST6" --dport 9100 \
 	-j TARPIT --tarpit
 
-# check_hold WHAT TARGET PORT
-check_hold() {
-	local what=$1 target=$2 port=$3 got wnd backoff
-	got=$(ns client timeout 60 /usr/bin/python3 "$TCP_CLIENT" hold "$target" "$port" $HOLD 2>&1) ||
-		true
+# hold_verdict WHAT SECS MIN_PROBES GOT: tcp_client.py hold's report
+hold_verdict() {
+	local what=$1 secs=$2 min=$3 got=$4 wnd backoff
 	wnd=$(sed -n 's/^held .*snd_wnd=\([0-9]*\).*/\1/p' <<< "$got")
 	backoff=$(sed -n 's/^held .*backoff=\([0-9]*\).*/\1/p' <<< "$got")
-	if [ "$wnd" = 0 ] && [ "${backoff:-0}" -ge 3 ]; then
-		pass "$what: connection held ${HOLD}s on a zero window, $backoff probes answered ($got)"
+	if [ "$wnd" = 0 ] && [ "${backoff:-0}" -ge "$min" ]; then
+		pass "$what: connection held ${secs}s on a zero window, $backoff probes answered ($got)"
 	else
-		fail "$what: tarpit hold (expected 'held snd_wnd=0 backoff>=3', got '$got')"
+		fail "$what: tarpit hold (expected 'held snd_wnd=0 backoff>=$min', got '$got')"
 	fi
 }
+
+# check_hold WHAT TARGET PORT
+check_hold() {
+	local got
+	got=$(ns client timeout 60 /usr/bin/python3 "$TCP_CLIENT" hold "$2" "$3" $HOLD 2>&1) ||
+		true
+	hold_verdict "$1" $HOLD 3 "$got"
+}
+
+# A real client held for a minute, beside the other checks: its probes
+# back off to 8 RTOs apart (tcp_retries2=3 caps the backoff), and three
+# unanswered in a row would end it.
+long4=$(mktemp) long6=$(mktemp) longs=
+for v in 4 6; do
+	target=$HOST4 out=$long4
+	[ $v = 6 ] && target=$HOST6 out=$long6
+	ns client timeout $((LONG_HOLD + 60)) /usr/bin/python3 "$TCP_CLIENT" \
+		hold "$target" 9000 $LONG_HOLD > "$out" 2>&1 &
+	longs="$longs $!"
+done
 
 for v in 4 6; do
 	ipt=iptables-legacy target=$HOST4
@@ -96,5 +116,11 @@ for v in 4 6; do
 
 	check_hold "FORWARD v$v --tarpit" "$target" 9100
 done
+
+# shellcheck disable=SC2086
+wait $longs || true
+hold_verdict "INPUT v4 --tarpit, long" $LONG_HOLD 3 "$(cat "$long4")"
+hold_verdict "INPUT v6 --tarpit, long" $LONG_HOLD 3 "$(cat "$long6")"
+rm -f "$long4" "$long6"
 
 finish
