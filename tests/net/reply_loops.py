@@ -11,6 +11,9 @@ PASS:/FAIL: lines.
   loop          one crafted ACK between two tarpits: <= 1 reply in total
   matrix        every pair of targets; a SYN, an ACK, data and a FIN each
                 way, IPv4 and IPv6: the exchange stops, <= 2 replies each
+  matrix_cookie every target of loopa against the answers of loopb's that
+                need its cookie (greeting, probe answer, honeypot ACK):
+                the exchange stops, <= 2 replies each
   spoof         1000 ACKs from spoofed (routed) sources: no reply
   badsum        bad TCP checksums: no reply, INPUT and FORWARD
   ratelimit     a flood of 5000 valid window probes (IPv4): answers
@@ -48,6 +51,7 @@ TARGETS = [
      CHAOS_FAST),
 ]
 FLOOD = 5000
+M32 = 0xffffffff
 PORT = {name: 1001 + i for i, (name, _) in enumerate(TARGETS)}
 CLONE_NEWNET = 0x40000000
 SIOCETHTOOL = 0x8946
@@ -90,6 +94,7 @@ def install(rules=True):
         for v in (4, 6):
             subprocess.run(["ip", "netns", "exec", n, ipt(v) + "-restore"],
                            input=text, text=True, check=True)
+
 
 
 def counts(n, v):
@@ -235,6 +240,81 @@ def matrix(w):
                    "v%d %s <-> %s: exchange stops" % (v, na, nb),
                    "expected <= 16 replies to 8 crafted packets, got %d%s"
                    % (n, "" if stopped else ", still running after 6 s"))
+
+
+def synack(w, v, sport, dport, wait=3.0):
+    """The sequence number of loopb's SYN/ACK from @sport to loopa's
+    @dport, as loopa's wire sees it; None if none comes."""
+    s = w.sock[A]
+    end = time.monotonic() + wait
+    while time.monotonic() < end:
+        s.settimeout(max(end - time.monotonic(), 0.01))
+        try:
+            f, addr = s.recvfrom(2048)
+        except socket.timeout:
+            break
+        if addr[2] == PACKET_OUTGOING:
+            continue
+        if v == 4 and f[12:14] == b"\x08\x00" and f[23] == 6:
+            th = 14 + (f[14] & 15) * 4
+        elif v == 6 and f[12:14] == b"\x86\xdd" and f[20] == 6:
+            th = 54
+        else:
+            continue
+        sp, dp, seq = struct.unpack_from("!HHI", f, th)
+        if (sp, dp) == (sport, dport) and f[th + 13] & 0x12 == 0x12:
+            return seq
+    return None
+
+
+def matrix_cookie(w):
+    """The answers that need our cookie (a greeting, a tarpit's probe
+    answer, a honeypot's ACK) bounced off every target: loopa completes
+    a handshake with each SYN/ACK-giving target of loopb from the port of
+    each of its own targets, then sends the handshake's ACK, a window
+    probe, data and a FIN with the right numbers. loopb's answers reach
+    loopa's target, whose answers carry no cookie of loopb's."""
+    opening = [nb for nb, _ in TARGETS if nb != "TARPIT --reset" and
+               nb != "CHAOS"]
+    c0 = {(n, v): counts(n, v) for n in (A, B) for v in (4, 6)}
+    got = {}
+    for v in (4, 6):
+        for na, _ in TARGETS:
+            for nb in opening:
+                pa, pb = PORT[na], PORT[nb]
+                isn = rnd()
+                w.send(A, [w.frame(v, A, "S", pa, pb, isn, 0)])
+                seq = synack(w, v, pb, pa)
+                got[v, na, nb] = seq is not None
+                if seq is None:
+                    continue
+                nxt, ack = (isn + 1) & M32, (seq + 1) & M32
+                w.send(A, [w.frame(v, A, "A", pa, pb, nxt, ack),
+                           w.frame(v, A, "A", pa, pb, isn, ack),
+                           w.frame(v, A, "PA", pa, pb, nxt, ack, b"x"),
+                           w.frame(v, A, "FA", pa, pb, (nxt + 1) & M32,
+                                   ack)])
+    _, stopped = w.drain()
+    c = {(n, v): counts(n, v) for n in (A, B) for v in (4, 6)}
+    quiesce(stopped)
+    for v in (4, 6):
+        for na, _ in TARGETS:
+            bad = []
+            for nb in opening:
+                pa, pb = PORT[na], PORT[nb]
+                oa, ob = "o%d_%d" % (pa, pb), "o%d_%d" % (pb, pa)
+                n = c[A, v][oa] - c0[A, v][oa] + c[B, v][ob] - c0[B, v][ob]
+                # 5 packets, each answered at most once, and each
+                # answer at most once: <= 10.
+                if not got[v, na, nb] or n > 10:
+                    bad.append("%s: %s" % (nb, n if got[v, na, nb]
+                                          else "no SYN/ACK"))
+            report(not bad and stopped,
+                   "v%d %s answers the cookie answers of every target" %
+                   (v, na), "expected a SYN/ACK and <= 10 replies per "
+                   "handshake%s, got %s" % (
+                       "" if stopped else ", wire still busy after 6 s",
+                       "; ".join(bad) or "that"))
 
 
 def loop(w):

@@ -6,7 +6,9 @@
 # reply_loops.py):
 # - every pair of DELUDE, TARPIT (all modes) and CHAOS (all variants): a
 #   SYN, an ACK, data and a FIN each way, IPv4 and IPv6: the exchange
-#   stops with at most 2 replies per packet;
+#   stops with at most 2 replies per packet; the same after a real
+#   handshake, so that the answers that need a cookie (greeting, tarpit
+#   probe answer, honeypot ACK) reach every target;
 # - one crafted ACK from A:port to B:port between two tarpits (TARPIT,
 #   CHAOS --tarpit): at most one reply in total;
 # - 1000 ACKs from spoofed sources with random numbers: no reply;
@@ -56,7 +58,8 @@ while IFS= read -r line; do
 	*) echo "# $line" ;;
 	esac
 done < <(timeout 500 /usr/bin/python3 "$(dirname "$0")/reply_loops.py" \
-	loop spoof matrix badsum ratelimit 2>&1)
+	loop spoof matrix matrix_cookie badsum ratelimit \
+	2>&1)
 [ $((_npass + _nfail)) -gt 0 ] || fail "reply_loops.py reported nothing"
 
 # curl connects and is held until its own timeout, neither reset nor
