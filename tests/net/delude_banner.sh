@@ -102,7 +102,7 @@ done
 # "F" each. Both families in one python: scapy loads slowly.
 crafted() {
 	ns scanner timeout 120 python3 - "$@" <<-'EOF' 2>&1 || true
-	import random, sys, time
+	import random, sys, threading, time
 	from scapy.all import IP, IPv6, TCP, AsyncSniffer, send, sr1, conf
 	conf.verb = 0
 	M32 = 0xffffffff
@@ -116,16 +116,24 @@ crafted() {
 	        continue
 	    # Sequence arithmetic is mod 2^32: scapy refuses a wider field.
 	    ack = (sa[TCP].seq + 1) & M32
-	    sn = AsyncSniffer(iface="eth0", filter="tcp src port 22")
+	    # Capturing before the first probe leaves, each answer awaited:
+	    # polled, not slept (a loaded TCG guest is slow).
+	    ready, seen = threading.Event(), threading.Semaphore(0)
+	    sn = AsyncSniffer(iface="eth0", filter="tcp src port 22",
+	                      started_callback=ready.set,
+	                      prn=lambda p: seen.release())
 	    sn.start()
-	    time.sleep(1)
+	    ready.wait(30)
 	    send(l3 / TCP(sport=a, dport=22, flags="A",
 	                  seq=(nxt + (1 << 20)) & M32, ack=ack))
 	    send(l3 / TCP(sport=a + 1, dport=22, flags="A",
 	                  seq=random.getrandbits(32), ack=random.getrandbits(32)))
-	    time.sleep(1)
+	    for _ in range(2):
+	        seen.acquire(timeout=10)
 	    send(l3 / TCP(sport=a, dport=22, flags="A", seq=nxt, ack=ack))
-	    time.sleep(2)
+	    seen.acquire(timeout=10)
+	    # Time for an answer too many to show.
+	    time.sleep(0.5)
 	    print(" ".join("%s%s:%d%s" % ("A" if p[TCP].dport == a else "B",
 	                                  "R" if p[TCP].flags.R else "",
 	                                  len(p[TCP].payload),
