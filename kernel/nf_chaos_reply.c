@@ -29,6 +29,8 @@
 
 /* Receive window we offer when we want data: what Linux offers. */
 #define NF_CHAOS_WINDOW	64240
+/* tcp_full_space() of a socket with the default receive buffer */
+#define NF_CHAOS_SPACE	65536
 
 /*
  * A greeting fits the 536-byte MSS that every peer accepts (RFC 9293), so
@@ -36,12 +38,25 @@
  */
 #define NF_CHAOS_BANNER_MAX	192
 
-/* A reply: a header, an MSS option on a SYN/ACK only, data on a greeting. */
+/*
+ * A reply: a header, the options the host's stack would send (on a SYN/ACK
+ * MSS first, the rest as the SYN offered them; a timestamp on the later
+ * segments of a peer that sends one), data on a greeting.
+ */
 struct nf_chaos_seg {
 	struct tcphdr th;
-	__be32 mss;
+	__be32 opt[5];
+	bool tstamp;
 	unsigned int len;
 	char data[NF_CHAOS_BANNER_MAX];
+};
+
+/* The options of a peer's segment that shape our answer. */
+struct nf_chaos_peer_opts {
+	bool sack_ok;		/* SYN only */
+	bool wscale_ok;		/* SYN only */
+	bool saw_tstamp;
+	u32 tsval;
 };
 
 static siphash_key_t nf_chaos_key __read_mostly;
@@ -126,6 +141,109 @@ nf_chaos_tcphdr_get6(struct net *net, struct sk_buff *oldskb,
 		return NULL;
 
 	return oth;
+}
+
+static void nf_chaos_parse_opts(const struct sk_buff *oldskb,
+				const struct tcphdr *oth, unsigned int thoff,
+				struct nf_chaos_peer_opts *po)
+{
+	unsigned int len = __tcp_hdrlen(oth) - sizeof(*oth), i = 0;
+	u8 buf[MAX_TCP_OPTION_SPACE];
+	const u8 *p;
+
+	memset(po, 0, sizeof(*po));
+	p = skb_header_pointer(oldskb, thoff + sizeof(*oth), len, buf);
+	if (!len || !p)
+		return;
+	while (i < len && p[i] != TCPOPT_EOL) {
+		if (p[i] == TCPOPT_NOP) {
+			i++;
+			continue;
+		}
+		/* A malformed length ends the list, as in tcp_parse_options(). */
+		if (i + 1 >= len || p[i + 1] < 2 || i + p[i + 1] > len)
+			return;
+		switch (p[i] << 8 | p[i + 1]) {
+		case TCPOPT_SACK_PERM << 8 | TCPOLEN_SACK_PERM:
+			po->sack_ok = oth->syn;
+			break;
+		case TCPOPT_WINDOW << 8 | TCPOLEN_WINDOW:
+			po->wscale_ok = oth->syn;
+			break;
+		case TCPOPT_TIMESTAMP << 8 | TCPOLEN_TIMESTAMP:
+			po->saw_tstamp = true;
+			po->tsval = get_unaligned_be32(p + i + 2);
+			break;
+		}
+		i += p[i + 1];
+	}
+}
+
+/*
+ * Our timestamp clock: milliseconds, as Linux's, from an offset per pair
+ * of addresses, as Linux's (secure_tcp_ts_off()), so that it reveals
+ * neither the uptime nor that the answers share one clock.
+ */
+static u32 nf_chaos_tsval(const struct sk_buff *oldskb, u8 family)
+{
+	u32 off;
+
+	net_get_random_once(&nf_chaos_key, sizeof(nf_chaos_key));
+	if (family == NFPROTO_IPV4)
+		off = siphash_2u32((__force u32)ip_hdr(oldskb)->daddr,
+				   (__force u32)ip_hdr(oldskb)->saddr,
+				   &nf_chaos_key);
+	else
+		off = siphash(&ipv6_hdr(oldskb)->saddr,
+			      2 * sizeof(struct in6_addr), &nf_chaos_key);
+	return (u32)div_u64(ktime_get_ns(), NSEC_PER_MSEC) + off;
+}
+
+/* NOP, NOP, timestamp at @opt, as Linux aligns it when alone. */
+static unsigned int nf_chaos_put_ts(__be32 *opt, u32 head, u32 tsval,
+				    u32 tsecr)
+{
+	opt[0] = htonl(head << 16 | TCPOPT_TIMESTAMP << 8 | TCPOLEN_TIMESTAMP);
+	opt[1] = htonl(tsval);
+	opt[2] = htonl(tsecr);
+	return 3;
+}
+
+/*
+ * The SYN/ACK's options, in tcp_options_write()'s order and alignment:
+ * MSS (its value once routed), SACK-permitted, timestamps and window
+ * scaling, each if the SYN offered it and this netns's TCP would use it.
+ * Returns the number of option words.
+ */
+static unsigned int nf_chaos_syn_opts(struct net *net,
+				      struct nf_chaos_seg *seg,
+				      const struct sk_buff *oldskb, u8 family,
+				      const struct nf_chaos_peer_opts *po)
+{
+	bool sack = po->sack_ok && READ_ONCE(net->ipv4.sysctl_tcp_sack);
+	unsigned int n = 1, space;
+
+	seg->tstamp = po->saw_tstamp &&
+		      READ_ONCE(net->ipv4.sysctl_tcp_timestamps);
+	if (seg->tstamp)
+		n += nf_chaos_put_ts(&seg->opt[n], sack ?
+				     TCPOPT_SACK_PERM << 8 | TCPOLEN_SACK_PERM :
+				     TCPOPT_NOP << 8 | TCPOPT_NOP,
+				     nf_chaos_tsval(oldskb, family), po->tsval);
+	else if (sack)
+		seg->opt[n++] = htonl(TCPOPT_NOP << 24 | TCPOPT_NOP << 16 |
+				      TCPOPT_SACK_PERM << 8 |
+				      TCPOLEN_SACK_PERM);
+	if (po->wscale_ok && READ_ONCE(net->ipv4.sysctl_tcp_window_scaling)) {
+		/* tcp_select_initial_window()'s scale for the largest buffer */
+		space = max_t(u32, READ_ONCE(net->ipv4.sysctl_tcp_rmem[2]),
+			      READ_ONCE(sysctl_rmem_max));
+		seg->opt[n++] = htonl(TCPOPT_NOP << 24 | TCPOPT_WINDOW << 16 |
+				      TCPOLEN_WINDOW << 8 |
+				      clamp_t(int, ilog2(space) - 15, 0,
+					      TCP_MAX_WSCALE));
+	}
+	return n;
 }
 
 /*
@@ -331,9 +449,9 @@ static unsigned int nf_chaos_banner(char *buf, __be16 port, const u8 *req,
 
 /*
  * Greet a peer that completed our handshake: the greeting, with a FIN as
- * the service then closes, in one segment. The peer's window is unscaled,
- * as our SYN/ACK offered no scaling; what it cannot take is left out, and
- * so is the FIN then.
+ * the service then closes, in one segment. The peer's window field, scaled
+ * or not, is at most its window; what it cannot take is left out, and so is
+ * the FIN then.
  */
 static bool nf_chaos_plan_banner(struct net *net, struct nf_chaos_seg *seg,
 				 const struct sk_buff *oldskb,
@@ -357,7 +475,19 @@ static bool nf_chaos_plan_banner(struct net *net, struct nf_chaos_seg *seg,
 	th->psh = 1;
 	th->fin = seg->len == len;
 	th->window = htons(NF_CHAOS_WINDOW);
-	return nf_chaos_held_allow(net);
+	return true;
+}
+
+/* A peer that sends timestamps gets ours, as from the SYN/ACK on. */
+static void nf_chaos_later_ts(struct net *net, struct nf_chaos_seg *seg,
+			      const struct sk_buff *oldskb, u8 family,
+			      const struct nf_chaos_peer_opts *po)
+{
+	if (po->saw_tstamp && READ_ONCE(net->ipv4.sysctl_tcp_timestamps))
+		seg->th.doff += nf_chaos_put_ts(seg->opt,
+						TCPOPT_NOP << 8 | TCPOPT_NOP,
+						nf_chaos_tsval(oldskb, family),
+						po->tsval);
 }
 
 /*
@@ -367,6 +497,7 @@ static bool nf_chaos_plan_banner(struct net *net, struct nf_chaos_seg *seg,
 static bool nf_chaos_plan(struct net *net, struct nf_chaos_seg *seg,
 			  const struct sk_buff *oldskb, u8 family,
 			  const struct tcphdr *oth, u32 dlen,
+			  const struct nf_chaos_peer_opts *po,
 			  enum nf_chaos_answer answer)
 {
 	struct tcphdr *th = &seg->th;
@@ -384,7 +515,7 @@ static bool nf_chaos_plan(struct net *net, struct nf_chaos_seg *seg,
 		th->ack_seq = htonl(seq + 1);
 		th->syn = 1;
 		th->ack = 1;
-		th->doff = (sizeof(*th) + TCPOLEN_MSS) / 4;
+		th->doff += nf_chaos_syn_opts(net, seg, oldskb, family, po);
 		/*
 		 * A tarpit offers no window at all: the peer sends no data,
 		 * only window probes, and RFC 1122 has it wait as long as
@@ -402,9 +533,13 @@ static bool nf_chaos_plan(struct net *net, struct nf_chaos_seg *seg,
 		/* The handshake's ACK, or the first data, carries our cookie. */
 		if (!oth->syn && oth->ack) {
 			if (nf_chaos_acks_cookie(oldskb, family, oth, dlen,
-						 answer, &rcv_nxt))
-				return nf_chaos_plan_banner(net, seg, oldskb,
-							    oth, dlen);
+						 answer, &rcv_nxt)) {
+				if (!nf_chaos_plan_banner(net, seg, oldskb,
+							  oth, dlen))
+					return false;
+				nf_chaos_later_ts(net, seg, oldskb, family, po);
+				return nf_chaos_held_allow(net);
+			}
 			if (nf_chaos_after_greeting(seq, rcv_nxt))
 				return false;
 		}
@@ -444,15 +579,28 @@ static bool nf_chaos_plan(struct net *net, struct nf_chaos_seg *seg,
 	}
 	th->seq = oth->ack_seq;
 	th->ack = 1;
+	nf_chaos_later_ts(net, seg, oldskb, family, po);
 	return nf_chaos_held_allow(net);
 }
 
-/* On a SYN/ACK, the MSS option: what a path of @mss lets us receive. */
-static void nf_chaos_put_mss(struct tcphdr *th, u32 mss)
+/*
+ * On a SYN/ACK, the MSS option: what a path of @mss lets us receive; and
+ * unless it is a tarpit's, the window tcp_select_initial_window() offers
+ * from the default buffer: 64 KiB in whole segments (64240 for an MSS of
+ * 1460, 65160 for the 1448 that timestamps leave).
+ */
+static void nf_chaos_put_mss(struct tcphdr *th, const struct nf_chaos_seg *seg,
+			     u32 mss)
 {
-	if (th->syn)
-		*(__be32 *)(th + 1) = htonl(TCPOPT_MSS << 24 | TCPOLEN_MSS << 16 |
-					    min_t(u32, mss, U16_MAX));
+	u32 eff = mss - (seg->tstamp ? TCPOLEN_TSTAMP_ALIGNED : 0);
+
+	if (!th->syn)
+		return;
+	*(__be32 *)(th + 1) = htonl(TCPOPT_MSS << 24 | TCPOLEN_MSS << 16 |
+				    min_t(u32, mss, U16_MAX));
+	if (th->window && eff)
+		th->window = htons(min_t(u32, rounddown(NF_CHAOS_SPACE, eff),
+					 U16_MAX));
 }
 
 /*
@@ -567,7 +715,7 @@ static bool nf_chaos_send4(struct net *net, struct sk_buff *oldskb,
 
 	iph = ip_hdr(nskb);
 	th = tcp_hdr(nskb);
-	nf_chaos_put_mss(th, mss);
+	nf_chaos_put_mss(th, seg, mss);
 	th->check = tcp_v4_check(tcplen, iph->saddr, iph->daddr,
 				 csum_partial(th, tcplen, 0));
 	nskb->ip_summed = CHECKSUM_NONE;
@@ -652,7 +800,7 @@ static bool nf_chaos_send6(struct net *net, struct sk_buff *oldskb,
 		mss = dst_metric_advmss(dst);
 	}
 
-	nf_chaos_put_mss(th, mss);
+	nf_chaos_put_mss(th, seg, mss);
 	th->check = tcp_v6_check(tcplen, &ip6h->saddr, &ip6h->daddr,
 				 csum_partial(th, tcplen, 0));
 	nskb->ip_summed = CHECKSUM_NONE;
@@ -691,6 +839,7 @@ bool nf_chaos_tcp_answer(struct net *net, struct sk_buff *oldskb,
 			 unsigned int hook, u8 family,
 			 enum nf_chaos_answer answer)
 {
+	struct nf_chaos_peer_opts po;
 	const struct tcphdr *oth;
 	struct nf_chaos_seg seg;
 	struct tcphdr buf;
@@ -713,8 +862,9 @@ bool nf_chaos_tcp_answer(struct net *net, struct sk_buff *oldskb,
 	    !nf_chaos_csum_ok(oldskb, family, tcplen))
 		return false;
 
+	nf_chaos_parse_opts(oldskb, oth, oldskb->len - tcplen, &po);
 	if (!nf_chaos_plan(net, &seg, oldskb, family, oth,
-			   tcplen - __tcp_hdrlen(oth), answer))
+			   tcplen - __tcp_hdrlen(oth), &po, answer))
 		return false;
 
 	if (family == NFPROTO_IPV4)
