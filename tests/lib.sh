@@ -23,9 +23,11 @@
 #	finish
 #
 # Results (pass, fail, skip, expect, require, busywait, finish) come from
-# tests/ksft.inc.
+# tests/ksft.inc; our modules (OUR_MODULES, rmmod_wait, unload_ours,
+# loaded_ours) from tests/modules.inc.
 
 source "$(dirname "${BASH_SOURCE[0]}")/ksft.inc"
+source "$(dirname "${BASH_SOURCE[0]}")/modules.inc"
 
 SCANNER4=10.0.1.2 SCANNER6=fd00:1::2
 CLIENT4=10.0.2.2 CLIENT6=fd00:2::2

@@ -17,35 +17,9 @@
 source "$(dirname "$0")/package_lib.inc"
 trap 'rc=$?; reload_preloaded; (exit $rc); cleanup' EXIT
 
-# Load order: each after the ones it depends on.
-MODULES="nf_chaos_reply xt_portscan xt_DELUDE xt_TARPIT xt_CHAOS"
 RULE=(-p tcp -m portscan --synscan -j CHAOS --delude)
 preloaded=()
 unloaded=
-
-# rmmod_wait M: a rule's module reference goes with the rule's
-# asynchronous destruction (nft); retry for 10 s.
-rmmod_wait() {
-	local end=$((SECONDS + 10))
-	until rmmod "$1" 2>/dev/null; do
-		[ $SECONDS -lt $end ] || { rmmod "$1"; return 1; }
-		sleep 0.2
-	done
-}
-
-unload_ours() {
-	local m
-	for m in xt_CHAOS xt_TARPIT xt_DELUDE xt_portscan nf_chaos_reply; do
-		[ ! -d "/sys/module/$m" ] || rmmod_wait "$m" || return 1
-	done
-}
-
-loaded_ours() {
-	local m
-	for m in $MODULES; do
-		[ ! -d "/sys/module/$m" ] || echo "$m"
-	done | xargs
-}
 
 # EXIT: whatever loaded, vm/run's modules are back for its unload check.
 reload_preloaded() {
@@ -58,7 +32,7 @@ reload_preloaded() {
 }
 
 overlay_root
-for m in $MODULES; do
+for m in $OUR_MODULES; do
 	[ ! -d "/sys/module/$m" ] || preloaded+=("$m")
 done
 unloaded=1

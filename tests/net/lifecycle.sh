@@ -23,36 +23,21 @@ require hping3 iptables-legacy iptables-nft
 CYCLES=${CHAOS_LIFECYCLE_CYCLES:-3}
 REPLACES=${CHAOS_LIFECYCLE_REPLACES:-10}
 MODDIR=${CHAOS_TOP:-$(dirname "$0")/../..}/build/${KVER:-$(uname -r)}/kernel
-# Load order: each after the ones it depends on.
-MODULES="nf_chaos_reply xt_portscan xt_DELUDE xt_TARPIT xt_CHAOS"
 EXTS="xt_portscan xt_DELUDE xt_TARPIT xt_CHAOS"
 [ -r "$MODDIR/xt_CHAOS.ko" ] || { skip "no modules in $MODDIR"; finish; }
 
 load_all() {
 	local m
-	for m in $MODULES; do
+	for m in $OUR_MODULES; do
 		[ -d "/sys/module/$m" ] || insmod "$MODDIR/$m.ko" || true
 	done
-}
-
-unload_all() {
-	local m
-	for m in $(echo $MODULES | tr ' ' '\n' | tac); do
-		rmmod_wait "$m" || return 1
-	done
-}
-
-# rmmod_wait M: rmmod, retried for 10 s: the rules of deleted namespaces
-# and of nft transactions are freed asynchronously.
-rmmod_wait() {
-	busywait 10 rmmod "$1" 2>/dev/null || { rmmod "$1"; return 1; }
 }
 
 # held_modules: " MODULE=USE/HOLDERS" for each module whose use count
 # exceeds its holders (the modules depending on it): a rule holds it.
 held_modules() {
 	local m refs holders
-	for m in $MODULES; do
+	for m in $OUR_MODULES; do
 		refs=$(cat "/sys/module/$m/refcnt")
 		holders=$(ls "/sys/module/$m/holders" | wc -l)
 		[ "$refs" = "$holders" ] || printf ' %s=%s/%s' "$m" "$refs" "$holders"
@@ -148,14 +133,14 @@ start_flood
 sleep 1
 ns host iptables-legacy -F INPUT
 ns host ip6tables-nft -F INPUT
-if unload_all; then
+if unload_ours; then
 	pass "all modules unload once the rules are gone, under a flood"
 else
-	fail "all modules unload once the rules are gone, under a flood (still loaded: $(cd /sys/module && ls -d $MODULES 2>/dev/null | tr '\n' ' '))"
+	fail "all modules unload once the rules are gone, under a flood (still loaded: $(loaded_ours))"
 fi
 load_all
 stop_flood
-for m in $MODULES; do
+for m in $OUR_MODULES; do
 	[ -d "/sys/module/$m" ] || fail "$m loaded again (expected insmod to succeed)"
 done
 
@@ -240,7 +225,7 @@ refs_settled "rules replaced under a flood, then flushed"
 # 5. Unload/load cycles, a rule of each extension added and removed.
 t0=$SECONDS
 for i in $(seq "$CYCLES"); do
-	unload_all || break
+	unload_ours || break
 	load_all
 	{
 		echo '*filter'
@@ -249,13 +234,13 @@ for i in $(seq "$CYCLES"); do
 	} | ns host iptables-legacy-restore || break
 	ns host iptables-legacy -F INPUT
 done
-if [ "$i" = "$CYCLES" ] && unload_all; then
+if [ "$i" = "$CYCLES" ] && unload_ours; then
 	pass "$CYCLES unload/load cycles with rules ($((SECONDS - t0))s)"
 else
 	fail "$CYCLES unload/load cycles with rules (stopped in cycle $i)"
 fi
 load_all
-for m in $MODULES; do
+for m in $OUR_MODULES; do
 	module_loaded "$m"
 done
 
