@@ -69,10 +69,8 @@ ns client timeout $((SECS + 300)) /usr/bin/python3 \
 	"$(dirname "$0")/live_sessions.py" "$SECS" "$ready" $targets \
 	> "$out" 2>&1 &
 sessions=$!
-# Ready, or the client is gone (its output says why).
-ready_or_gone() { [ -e "$ready" ] || ! kill -0 $sessions 2>/dev/null; }
-busywait 120 ready_or_gone || true
-[ -e "$ready" ] || { cat "$out"; fail "sessions not open within 120 s"; }
+ps_sessions_ready $sessions "$ready" ||
+	{ cat "$out"; fail "sessions not open within 120 s"; }
 start=$SECONDS
 
 for ipt in iptables-legacy ip6tables-legacy; do

@@ -60,8 +60,7 @@ zone_pass() {
 		"$(dirname "$0")/live_sessions.py" "$SECS" "$ready" \
 		"$HOST4:$PORT" "[$HOST6]:$PORT" > "$out" 2>&1 &
 	sessions=$!
-	ready_or_gone() { [ -e "$ready" ] || ! kill -0 $sessions 2>/dev/null; }
-	busywait 120 ready_or_gone || true
+	ps_sessions_ready $sessions "$ready" || true
 	touch "$ready.go"
 	rc=0
 	wait $sessions || rc=$?
