@@ -144,19 +144,26 @@ wait_for_tcp_listen() {
 }
 _listening() { ns "$1" ss -Htln | awk '{ print $4 }' | grep -Eq "$2"; }
 
-# start_tcp_server NS PORT [banner]: forking socat server on v4 and v6
-# that sends BANNER (if given) on accept and then echoes what it reads.
+# tcp_server NS PORT SHELLCMD: forking socat server on v4 and v6, in the
+# background, running SHELLCMD with the connection on stdin and stdout;
+# wait_for_tcp_listen before use (start several, then wait for them).
+tcp_server() {
+	# -t: a client that closes its side at once still gets what SHELLCMD
+	# sends, even when it starts slowly.
+	ns "$1" socat -t 10 "TCP6-LISTEN:$2,ipv6only=0,reuseaddr,fork" \
+		"SYSTEM:$3" </dev/null >/dev/null 2>&1 &
+}
+
+# start_tcp_server NS PORT [BANNER]: a tcp_server that sends BANNER (if
+# given) on accept and then echoes what it reads; listening on return.
 start_tcp_server() {
-	local n=$1 port=$2 cmd=EXEC:cat f
+	local n=$1 port=$2 cmd="exec cat" f
 	if [ $# -ge 3 ]; then
 		f=$(mktemp)
 		printf '%s\n' "$3" > "$f"
-		cmd="EXEC:cat $f -"
+		cmd="exec cat $f -"
 	fi
-	# -t: a client that closes its side at once still gets the banner,
-	# even when cat starts slowly.
-	ns "$n" socat -t 10 "TCP6-LISTEN:$port,ipv6only=0,reuseaddr,fork" "$cmd" \
-		</dev/null >/dev/null 2>&1 &
+	tcp_server "$n" "$port" "$cmd"
 	wait_for_tcp_listen "$n" "$port" v6
 }
 

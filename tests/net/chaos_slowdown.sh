@@ -75,7 +75,6 @@ compare()
 require nmap socat
 setup_topology
 start_tcp_server host 22
-wait_for_tcp_listen host 22
 ns host $IPT -A INPUT -p tcp --dport 22 -j ACCEPT
 
 scans $REPEATS 120 -sS -T3 -p 1-50

@@ -19,7 +19,7 @@ ZERO="stealth=0 synscan=0 cnscan=0 grscan=0"
 
 setup_topology
 ps_servers host
-ps_server client 3000 "echo SSH-2.0-client; cat"
+tcp_server client 3000 "echo SSH-2.0-client; cat"
 wait_for_tcp_listen client 3000 v6
 
 IPT=iptables-nft

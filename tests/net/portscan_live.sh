@@ -55,7 +55,7 @@ counts() {
 
 setup_topology
 for p in $PORTS; do
-	ps_server host "$p" cat
+	tcp_server host "$p" cat
 done
 for p in $PORTS; do
 	wait_for_tcp_listen host "$p" v6

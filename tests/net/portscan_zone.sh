@@ -29,7 +29,7 @@ ready=$(mktemp -u)
 out=$(mktemp)
 
 setup_topology
-ps_server host "$PORT" cat
+tcp_server host "$PORT" cat
 wait_for_tcp_listen host "$PORT" v6
 
 # zone_rules IPT HOW: the router's zone 5, by number (id) or from the
