@@ -167,6 +167,21 @@ start_tcp_server() {
 	wait_for_tcp_listen "$n" "$port" v6
 }
 
+# tcp_client NS CMD ARGS...: tests/net/tcp_client.py CMD from NS, killed
+# after 40 s: its output and errors, never a failure.
+tcp_client() {
+	local n=$1
+	shift
+	ns "$n" timeout 40 /usr/bin/python3 \
+		"$(dirname "${BASH_SOURCE[0]}")/net/tcp_client.py" "$@" 2>&1 || true
+}
+
+# ct_tcp NS: the TCP conntrack entries in NS, IPv4 and IPv6.
+ct_tcp() {
+	ns "$1" conntrack -L -f ipv4 -p tcp 2>/dev/null
+	ns "$1" conntrack -L -f ipv6 -p tcp 2>/dev/null
+}
+
 # ipt_pkts NS IPT TAG...: for each TAG, the packet count of the rule(s)
 # commented TAG, any table, from one save; IPT one of iptables-legacy,
 # iptables-nft, ip6tables-legacy, ip6tables-nft. "missing" and status 1

@@ -15,17 +15,8 @@ source "$(dirname "$0")/../lib.sh"
 trap cleanup EXIT
 
 require python3 tcpdump conntrack iptables-legacy ip6tables-legacy
-TCP_CLIENT=$(dirname "$0")/tcp_client.py
 
 setup_topology
-
-# ct_tcp NS: the TCP conntrack entries in NS, IPv4 and IPv6.
-ct_tcp() {
-	ns "$1" conntrack -L -f ipv4 -p tcp 2>/dev/null
-	ns "$1" conntrack -L -f ipv6 -p tcp 2>/dev/null
-}
-
-client() { ns scanner timeout 40 /usr/bin/python3 "$TCP_CLIENT" "$@" 2>&1 || true; }
 
 for v in 4 6; do
 	if [ $v = 4 ]; then
@@ -55,19 +46,19 @@ for v in 4 6; do
 	else
 		public=$ROUTER_SCANNER6 host=$HOST6
 	fi
-	got=$(client hold "$public" 8025 2)
+	got=$(tcp_client scanner hold "$public" 8025 2)
 	if [[ "$got" == "held snd_wnd=0 "* ]]; then
 		pass "v$v DNAT + FORWARD TARPIT: connection to $public.8025 held"
 	else
 		fail "v$v DNAT + FORWARD TARPIT: connection to $public.8025 (expected held snd_wnd=0, got $got)"
 	fi
-	got=$(client outcome "$public" 8026)
+	got=$(tcp_client scanner outcome "$public" 8026)
 	if [ "$got" = reset ]; then
 		pass "v$v DNAT + FORWARD DELUDE: connection to $public.8026 made, then reset"
 	else
 		fail "v$v DNAT + FORWARD DELUDE: connection to $public.8026 (expected reset, got $got)"
 	fi
-	got=$(client outcome "$host" 8080)
+	got=$(tcp_client scanner outcome "$host" 8080)
 	if [ "$got" = reset ]; then
 		pass "v$v REDIRECT + INPUT DELUDE: connection to $host.8080 made, then reset"
 	else

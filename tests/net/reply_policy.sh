@@ -14,20 +14,12 @@ source "$(dirname "$0")/../lib.sh"
 trap cleanup EXIT
 
 require python3 nmap conntrack iptables-legacy ip6tables-legacy
-TCP_CLIENT=$(dirname "$0")/tcp_client.py
 
 setup_topology
 
-client() { ns client timeout 40 /usr/bin/python3 "$TCP_CLIENT" "$@" 2>&1 || true; }
-
-ct_tcp() {
-	ns host conntrack -L -f ipv4 -p tcp 2>/dev/null
-	ns host conntrack -L -f ipv6 -p tcp 2>/dev/null
-}
-
 check_no_entry() {
 	local c
-	c=$(ct_tcp)
+	c=$(ct_tcp host)
 	if [ -z "$c" ]; then
 		pass "$1: no TCP conntrack entry"
 	else
@@ -38,11 +30,11 @@ check_no_entry() {
 all_targets() {
 	local what=$1 h
 	for h in "$HOST4" "$HOST6"; do
-		expect "$what, $h DELUDE" reset "$(client outcome "$h" 30)"
-		expect "$what, $h TARPIT" "held snd_wnd=0 *" "$(client hold "$h" 31 2)"
-		expect "$what, $h TARPIT --honeypot" "acked=100 *" "$(client honey "$h" 32 100)"
-		expect "$what, $h TARPIT --reset" refused "$(client outcome "$h" 33)"
-		expect "$what, $h CHAOS --delude" "connected*" "$(client connect "$h" 34)"
+		expect "$what, $h DELUDE" reset "$(tcp_client client outcome "$h" 30)"
+		expect "$what, $h TARPIT" "held snd_wnd=0 *" "$(tcp_client client hold "$h" 31 2)"
+		expect "$what, $h TARPIT --honeypot" "acked=100 *" "$(tcp_client client honey "$h" 32 100)"
+		expect "$what, $h TARPIT --reset" refused "$(tcp_client client outcome "$h" 33)"
+		expect "$what, $h CHAOS --delude" "connected*" "$(tcp_client client connect "$h" 34)"
 	done
 }
 

@@ -15,16 +15,9 @@ source "$(dirname "$0")/../lib.sh"
 trap cleanup EXIT
 
 require python3 tcpdump iptables-legacy ip6tables-legacy
-TCP_CLIENT=$(dirname "$0")/tcp_client.py
 
 NAMESPACES="$NAMESPACES bridge bscan bhost"
 setup_topology
-
-run() {
-	local n=$1
-	shift
-	ns "$n" timeout 40 /usr/bin/python3 "$TCP_CLIENT" "$@" 2>&1 || true
-}
 
 # Link-local.
 ll=$(ip -n host -6 -o addr show dev eth0 scope link |
@@ -37,11 +30,11 @@ ns host ip6tables-legacy -A INPUT -i eth0 -p tcp --dport 43 -j TARPIT --reset
 ns host ip6tables-legacy -A INPUT -i eth0 -p tcp --dport 44 -j CHAOS \
 	--delude --delude-prob 1
 peer="$ll%r-host"
-expect "$peer DELUDE" reset "$(run router outcome "$peer" 40)"
-expect "$peer TARPIT" "held snd_wnd=0 *" "$(run router hold "$peer" 41 2)"
-expect "$peer TARPIT --honeypot" "acked=100 *" "$(run router honey "$peer" 42 100)"
-expect "$peer TARPIT --reset" refused "$(run router outcome "$peer" 43)"
-expect "$peer CHAOS --delude" "connected*" "$(run router connect "$peer" 44)"
+expect "$peer DELUDE" reset "$(tcp_client router outcome "$peer" 40)"
+expect "$peer TARPIT" "held snd_wnd=0 *" "$(tcp_client router hold "$peer" 41 2)"
+expect "$peer TARPIT --honeypot" "acked=100 *" "$(tcp_client router honey "$peer" 42 100)"
+expect "$peer TARPIT --reset" refused "$(tcp_client router outcome "$peer" 43)"
+expect "$peer CHAOS --delude" "connected*" "$(tcp_client router connect "$peer" 44)"
 
 # Bridge.
 if ! modprobe br_netfilter 2>/dev/null && [ ! -d /sys/module/br_netfilter ]; then
@@ -81,8 +74,8 @@ pids="$pids $!"
 busywait 10 grep -qs 'listening on' "$caps.err" || true
 busywait 10 grep -qs 'listening on' "$capb.err" || true
 for a in 10.0.9.2 fd00:9::2; do
-	expect "bridged $a DELUDE" reset "$(run bscan outcome $a 50)"
-	expect "bridged $a TARPIT" "held snd_wnd=0 *" "$(run bscan hold $a 51 2)"
+	expect "bridged $a DELUDE" reset "$(tcp_client bscan outcome $a 50)"
+	expect "bridged $a TARPIT" "held snd_wnd=0 *" "$(tcp_client bscan hold $a 51 2)"
 done
 sleep 1
 # shellcheck disable=SC2086
@@ -113,7 +106,7 @@ for ipt in iptables-legacy ip6tables-legacy; do
 done
 for a in 10.0.9.3 fd00:9::3; do
 	expect "bridge port to host $a: REDIRECT 8050 to INPUT DELUDE" reset \
-		"$(run bscan outcome $a 8050)"
+		"$(tcp_client bscan outcome $a 8050)"
 done
 
 finish
