@@ -20,6 +20,8 @@ import sys
 import threading
 import time
 
+from pktlib import csum
+
 LIMIT = 5.0
 
 
@@ -67,13 +69,6 @@ def client(host, port):
         ok = request(host, port)
         print("%.3f %d %.3f" % (t, ok, time.time() - t), flush=True)
         time.sleep(0.3)
-
-
-def csum(data):
-    s = sum(struct.unpack("!%dH" % (len(data) // 2), data))
-    while s >> 16:
-        s = (s & 0xFFFF) + (s >> 16)
-    return ~s & 0xFFFF
 
 
 def syn(src, dst, sport, dport):

@@ -23,6 +23,8 @@ import struct
 import sys
 import time
 
+from pktlib import csum
+
 CLASSES = ["tcp", "udp", "proto", "trunc", "frags",
            "rst", "icmp", "badsum", "laterfrag", "bcast"]
 # Classes whose probes must never be answered.
@@ -48,15 +50,6 @@ MTU = 1500
 
 def src_addr(fam, cls):
     return ADDR[fam]["src"] % (SRC_BASE + CLASSES.index(cls))
-
-
-def csum(data):
-    if len(data) % 2:
-        data += b"\0"
-    s = sum(struct.unpack("!%dH" % (len(data) // 2), data))
-    while s >> 16:
-        s = (s & 0xFFFF) + (s >> 16)
-    return ~s & 0xFFFF
 
 
 def aton(fam, a):

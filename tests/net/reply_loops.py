@@ -24,12 +24,13 @@ import ctypes
 import fcntl
 import os
 import random
-import re
 import socket
 import struct
 import subprocess
 import sys
 import time
+
+from pktlib import csum, rule_counts
 
 
 A, B = "loopa", "loopb"
@@ -95,15 +96,6 @@ def install(rules=True):
             subprocess.run(["ip", "netns", "exec", n, ipt(v) + "-restore"],
                            input=text, text=True, check=True)
 
-
-
-def counts(n, v):
-    out = subprocess.check_output(["ip", "netns", "exec", n,
-                                   ipt(v) + "-save", "-c"], text=True)
-    c = {}
-    for m in re.finditer(r'^\[(\d+):\d+\].*--comment "?(\w+)', out, re.M):
-        c[m.group(2)] = int(m.group(1))
-    return c
 
 
 def quiesce(stopped):
@@ -198,15 +190,6 @@ class Wire:
 FLAGS = {"F": 0x01, "S": 0x02, "R": 0x04, "P": 0x08, "A": 0x10}
 
 
-def csum(b):
-    if len(b) % 2:
-        b += b"\0"
-    s = sum(struct.unpack("!%dH" % (len(b) // 2), b))
-    while s >> 16:
-        s = (s & 0xffff) + (s >> 16)
-    return ~s & 0xffff
-
-
 def rnd():
     return random.getrandbits(32)
 
@@ -230,7 +213,7 @@ def matrix(w):
             w.send(A, crafted(w, v, A, na, nb))
             w.send(B, crafted(w, v, B, na, nb))
     _, stopped = w.drain()
-    c = {(n, v): counts(n, v) for n in (A, B) for v in (4, 6)}
+    c = {(n, v): rule_counts(n, ipt(v)) for n in (A, B) for v in (4, 6)}
     quiesce(stopped)
     for v in (4, 6):
         for na, nb in pairs:
@@ -276,7 +259,7 @@ def matrix_cookie(w):
     loopa's target, whose answers carry no cookie of loopb's."""
     opening = [nb for nb, _ in TARGETS if nb != "TARPIT --reset" and
                nb != "CHAOS"]
-    c0 = {(n, v): counts(n, v) for n in (A, B) for v in (4, 6)}
+    c0 = {(n, v): rule_counts(n, ipt(v)) for n in (A, B) for v in (4, 6)}
     got = {}
     for v in (4, 6):
         for na, _ in TARGETS:
@@ -295,7 +278,7 @@ def matrix_cookie(w):
                            w.frame(v, A, "FA", pa, pb, (nxt + 1) & M32,
                                    ack)])
     _, stopped = w.drain()
-    c = {(n, v): counts(n, v) for n in (A, B) for v in (4, 6)}
+    c = {(n, v): rule_counts(n, ipt(v)) for n in (A, B) for v in (4, 6)}
     quiesce(stopped)
     for v in (4, 6):
         for na, _ in TARGETS:
@@ -321,13 +304,15 @@ def loop(w):
     # Two rounds, so that each pair has its own source ports.
     for pairs in ((("TARPIT", "TARPIT"), ("CHAOS --tarpit", "CHAOS --tarpit")),
                   (("TARPIT", "CHAOS --tarpit"),)):
-        c0 = {(n, v): counts(n, v) for n in (A, B) for v in (4, 6)}
+        c0 = {(n, v): rule_counts(n, ipt(v))
+              for n in (A, B) for v in (4, 6)}
         for v in (4, 6):
             for na, nb in pairs:
                 w.send(A, [w.frame(v, A, "A", PORT[na], PORT[nb], rnd(),
                                    rnd())])
         _, stopped = w.drain()
-        c = {(n, v): counts(n, v) for n in (A, B) for v in (4, 6)}
+        c = {(n, v): rule_counts(n, ipt(v))
+             for n in (A, B) for v in (4, 6)}
         print("OUTPUT rule counts after %s: %s" % (
             "6 s" if not stopped else "the wire went quiet",
             ", ".join("v%d %s %d" % (v, n, c[n, v]["out"] - c0[n, v]["out"])
@@ -345,7 +330,7 @@ def loop(w):
 
 
 def spoof(w):
-    c0 = {v: counts(B, v) for v in (4, 6)}
+    c0 = {v: rule_counts(B, ipt(v)) for v in (4, 6)}
     for v in (4, 6):
         for name in ("TARPIT", "CHAOS --tarpit"):
             frames = [w.frame(v, A, "A", random.randint(1024, 65535),
@@ -354,7 +339,7 @@ def spoof(w):
                       for _ in range(1000)]
             w.send(A, frames)
     _, stopped = w.drain()
-    c = {v: counts(B, v) for v in (4, 6)}
+    c = {v: rule_counts(B, ipt(v)) for v in (4, 6)}
     quiesce(stopped)
     for v in (4, 6):
         for name in ("TARPIT", "CHAOS --tarpit"):
@@ -409,13 +394,13 @@ def ratelimit(w):
             break
     rx.close()
     probe = w.frame(4, A, "A", 40000, port, isn, (seq + 1) & 0xffffffff)
-    c0 = counts(B, 4)
+    c0 = rule_counts(B, ipt(4))
     start = time.monotonic()
     for _ in range(FLOOD):
         w.sock[A].send(probe)
     secs = time.monotonic() - start
     w.drain()
-    c = counts(B, 4)
+    c = rule_counts(B, ipt(4))
     probes = c["in%d" % port] - c0["in%d" % port]
     answers = c["n%d" % port] - c0["n%d" % port]
     # Probes still queued when the sending ends refill it up to 1 s more.

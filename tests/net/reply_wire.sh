@@ -170,8 +170,9 @@ ns router iptables-legacy -A OUTPUT -p tcp -m comment --comment out4
 
 hostmac=$(ns host cat /sys/class/net/eth0/address)
 cat > "$tmp/crafted.py" <<'EOF'
-import re, subprocess, sys, time
+import subprocess, sys, time
 from scapy.all import Ether, IP, IPv6, IPv6ExtHdrFragment, TCP, Raw, sendp, conf
+from pktlib import rule_counts
 conf.verb = 0
 hostmac = sys.argv[1]
 H4, H6, R4, R6, S4 = "10.0.3.2", "fd00:3::2", "10.0.3.1", "fd00:3::1", "10.0.1.2"
@@ -181,12 +182,8 @@ H4, H6, R4, R6, S4 = "10.0.3.2", "fd00:3::2", "10.0.3.1", "fd00:3::1", "10.0.1.2
 # control; raw socket, no scapy.
 SCANNER_SEND = """
 import socket, struct, sys
+from pktlib import csum
 src, dst = socket.inet_aton(sys.argv[2]), socket.inet_aton(sys.argv[3])
-def csum(b):
-    s = sum(struct.unpack("!%dH" % (len(b) // 2), b))
-    while s >> 16:
-        s = (s & 0xffff) + (s >> 16)
-    return ~s & 0xffff
 raw = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_RAW)
 for frag, ttl in ((int(sys.argv[1]), 64), (0x4000, 33)):
     tcp = struct.pack("!HHIIBBHHH", 40000, 8000, 1000, 0, 5 << 4, 2, 64240, 0, 0)
@@ -196,25 +193,15 @@ for frag, ttl in ((int(sys.argv[1]), 64), (0x4000, 33)):
 """
 
 
-def counters(ns, ipt):
-    """Packet counts of the rules tagged with a comment, by tag."""
-    out = subprocess.check_output(["ip", "netns", "exec", ns, ipt + "-save",
-                                   "-c"], text=True)
-    c = {}
-    for m in re.finditer(r'^\[(\d+):\d+\].*--comment "?([\w-]+)', out, re.M):
-        c[m.group(2)] = c.get(m.group(2), 0) + int(m.group(1))
-    return c
-
-
 def expect_silence(names, send, ns, ipt, v):
     """send() the cases @names (rule "caseV") and then a valid SYN (rule
     "ctlV"): only the SYN may be answered (OUTPUT rule "outV")."""
     case, ctl, out = "case%d" % v, "ctl%d" % v, "out%d" % v
-    c0 = counters(ns, ipt)
+    c0 = rule_counts(ns, ipt)
     start = time.monotonic()
     send()
     while True:
-        c = counters(ns, ipt)
+        c = rule_counts(ns, ipt)
         if (c[case] - c0[case] >= len(names) and c[ctl] > c0[ctl] and
                 c[out] > c0[out]) or time.monotonic() - start > 30:
             break
@@ -284,8 +271,10 @@ expect_silence(["non-first fragment (FORWARD)"],
                "router", "iptables-legacy", 4)
 print("DONE")
 EOF
-results=$(ns router timeout 400 /usr/bin/python3 -u "$tmp/crafted.py" \
-	"$hostmac" 2> "$tmp/crafted.err") || true
+# pktlib: for crafted.py and the code it runs in scanner.
+results=$(ns router env PYTHONPATH="$(cd "$(dirname "$0")" && pwd)" \
+	timeout 400 /usr/bin/python3 -u "$tmp/crafted.py" "$hostmac" \
+	2> "$tmp/crafted.err") || true
 grep -q '^DONE$' <<< "$results" ||
 	fail "crafted packets: script did not finish ($(tail -3 "$tmp/crafted.err" | tr '\n' ' '))"
 while read -r verdict name; do
