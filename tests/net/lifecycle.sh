@@ -66,20 +66,20 @@ rule_of() {
 	esac
 }
 
-# ruleset: rules of every extension in every mode, iptables-restore input.
+# ruleset: rules of every extension in every mode, iptables-restore input;
+# all tagged "ruleset", for ipt_pkts.
 ruleset() {
-	cat <<-EOF
-		*filter
-		-A INPUT -p tcp -m portscan --stealth --synscan --cnscan --grscan
-		-A INPUT -p tcp --dport 7001 -j DELUDE
-		-A INPUT -p tcp --dport 7002 -j TARPIT
-		-A INPUT -p tcp --dport 7003 -j TARPIT --honeypot
-		-A INPUT -p tcp --dport 7004 -j TARPIT --reset
-		-A INPUT -p tcp --dport 7005 -j CHAOS --delude
-		-A INPUT -p tcp --dport 7006 -j CHAOS --tarpit
-		-A INPUT -j CHAOS
-		COMMIT
-	EOF
+	echo '*filter'
+	printf -- '-A INPUT -m comment --comment ruleset %s\n' \
+		"-p tcp -m portscan --stealth --synscan --cnscan --grscan" \
+		"-p tcp --dport 7001 -j DELUDE" \
+		"-p tcp --dport 7002 -j TARPIT" \
+		"-p tcp --dport 7003 -j TARPIT --honeypot" \
+		"-p tcp --dport 7004 -j TARPIT --reset" \
+		"-p tcp --dport 7005 -j CHAOS --delude" \
+		"-p tcp --dport 7006 -j CHAOS --tarpit" \
+		"-j CHAOS"
+	echo COMMIT
 }
 
 # start_flood [HPING_OPTS]: SYN flood from scanner at host, ports 7001 on
@@ -211,7 +211,7 @@ for ipt in iptables-legacy iptables-nft; do
 		ruleset | ns host "$ipt-restore" || break
 	done
 	n=$(ns host "$ipt-save" | grep -c '^-A INPUT' || true)
-	c=$(ns host "$ipt" -L INPUT -vnx | awk 'NR > 2 { s += $1 } END { print s + 0 }')
+	c=$(ipt_pkts host "$ipt" ruleset || true)
 	if [ "$i" = "$REPLACES" ] && [ "$n" = 8 ] && [ "$c" -gt 0 ]; then
 		pass "$ipt-restore replaced the rules $REPLACES times under a flood ($((SECONDS - t0))s, $c packets since the last)"
 	else
