@@ -76,16 +76,17 @@ served() {
 		END { print ok + 0, n + 0 }' "$CLOG"
 }
 
+# _settled: conntrack and slab back to the start; sets settle's c, o, s.
+_settled() {
+	c=$(ct_flood) o=$(ct_objs) s=$(slab_kb)
+	[ "$c" = 0 ] && [ "$o" -le $((objs0 + CT_TOL)) ] &&
+		[ "$s" -le $((slab0 + SLAB_TOL_KB)) ]
+}
+
 # settle WHAT: conntrack and slab back to the start, polled.
 settle() {
-	local what=$1 end=$((SECONDS + 20)) c o s
-	while :; do
-		c=$(ct_flood) o=$(ct_objs) s=$(slab_kb)
-		[ "$c" = 0 ] && [ "$o" -le $((objs0 + CT_TOL)) ] &&
-			[ "$s" -le $((slab0 + SLAB_TOL_KB)) ] && break
-		[ $SECONDS -lt $end ] || break
-		sleep 1
-	done
+	local what=$1 c o s
+	busywait 20 _settled || true
 	if [ "$c" = 0 ]; then
 		pass "$what: no conntrack entry left by the flood"
 	else
