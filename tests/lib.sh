@@ -233,12 +233,15 @@ scan() {
 # scan_done: the scan in $SCAN_OUT finished.
 scan_done() { grep -q '^# Nmap done' <<< "$SCAN_OUT"; }
 
-# open_ports: the ports $SCAN_OUT reports open, sorted, space separated.
-open_ports() {
+# open_services: the ports $SCAN_OUT reports open, one a line: PORT,
+# SERVICE and VERSION (what -sV names; either may be empty), tab separated.
+open_services() {
 	sed -n 's/.*Ports: //p' <<< "$SCAN_OUT" | tr ',' '\n' |
-		awk -F/ '$2 == "open" { gsub(/ /, "", $1); print $1 }' |
-		sort -n | tr '\n' ' ' | sed 's/ $//'
+		awk -F/ '$2 == "open" { gsub(/ /, "", $1); print $1 "\t" $5 "\t" $7 }'
 }
+
+# open_ports: the ports $SCAN_OUT reports open, sorted, space separated.
+open_ports() { open_services | cut -f 1 | sort -n | xargs; }
 
 # module_loaded NAME: PASS/FAIL line on whether kernel module NAME is loaded.
 module_loaded() {

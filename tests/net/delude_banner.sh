@@ -153,19 +153,18 @@ expect "conntrack entries after all the connections" "$ct_before" \
 
 # sv V HOST PORTS: nmap -sV's verdicts as "N tcpwrapped, N named of N"
 sv() {
-	local flag="" start=$SECONDS
+	local flag=
 	[ "$1" = 6 ] && flag=-6
-	ns scanner timeout 150 nmap -n -Pn $flag -sV --version-intensity 0 \
-		-p "$3" -oG - "$2" 2>&1 | sed -n 's/.*Ports: //p' |
-		tr ',' '\n' | awk -F/ '
-		$2 == "open" {
+	scan 150 $flag -sV --version-intensity 0 -p "$3" "$2"
+	open_services | awk -F '\t' '
+		{
 			n++
-			if ($5 == "tcpwrapped") w++
-			else if ($5 != "" && $5 !~ /\?$/ && $5 != "unknown") named++
-			print "#", $1, $5, $7 > "/dev/stderr"
+			if ($2 == "tcpwrapped") w++
+			else if ($2 != "" && $2 !~ /\?$/ && $2 != "unknown") named++
+			print "#", $1, $2, $3 > "/dev/stderr"
 		}
 		END { printf "%d tcpwrapped, %d named of %d\n", w, named, n }'
-	echo "# nmap -sV took $((SECONDS - start))s" >&2
+	echo "# nmap -sV took ${SCAN_TIME}s" >&2
 }
 # check_sv WHAT VERDICT: no port tcpwrapped, at least 8 of 10 named.
 check_sv() {

@@ -7,21 +7,24 @@ source "$(dirname "$0")/../lib.sh"
 trap cleanup EXIT
 
 RULE="-p tcp --dport 100:120 -j DELUDE"
-scan() {
+# show_scan: what nmap finds open, as it would list it.
+show_scan() {
 	echo "scanner# nmap -sS -p 100-120 $HOST4"
-	ns scanner timeout 300 nmap -n -Pn -sS -p 100-120 "$HOST4" |
-		grep -Ev '^(Starting|Nmap done)|^$' | tee /tmp/scan
+	scan 300 -sS -p 100-120 "$HOST4"
+	echo "PORT     STATE SERVICE"
+	open_services | awk -F '\t' '{ printf "%-8s open  %s\n", $1 "/tcp", $2 }'
+	echo "($(open_ports | wc -w) of 21 open, ${SCAN_TIME}s)"
 	echo
 }
 
 setup_topology
 start_tcp_server host 110 "+OK pop3 ready"
-scan
+show_scan
 echo "host# iptables -A INPUT $RULE"
 # shellcheck disable=SC2086
 ns host iptables -A INPUT $RULE
-scan
-open=$(grep -c '^1[0-2][0-9]/tcp  *open ' /tmp/scan || true)
+show_scan
+open=$(open_ports | wc -w)
 if [ "$open" -eq 21 ]; then
 	pass "with DELUDE all 21 ports look open to nmap"
 else
