@@ -39,15 +39,18 @@ KSRC := Kbuild $(wildcard kernel/*.[ch] include/linux/netfilter/*.h)
 all: modules plugins
 
 # Kbuild writes objects next to the sources (M=), so each kernel builds in
-# a copy of its own, build/$(KVER). A source deleted from the tree empties
-# the copy: no stale object or module may linger there.
+# a copy of its own, build/$(KVER). The copy is exact: a source deleted
+# from the tree empties it (no stale object or module may linger there);
+# a source whose content differs is copied with a new mtime, so that its
+# objects are rebuilt even when the source is older than they are (cp -u
+# would skip it, cp -a would keep the old mtime and Kbuild the objects).
 modules: $(KSRC)
 	@test -n "$(KVER)" -a -d "$(KDIR)" || \
 		{ echo "no kernel headers (KVER=$(KVER)); run tests/install-deps"; exit 1; }
 	@for f in $(BUILD)/kernel/*.[ch] $(BUILD)/include/linux/netfilter/*.h; do \
 		[ -e "$${f#$(BUILD)/}" ] || { rm -rf $(BUILD); break; }; done
-	@mkdir -p $(BUILD)
-	@cp -au Kbuild kernel include $(BUILD)/
+	@for f in $(KSRC); do \
+		cmp -s $$f $(BUILD)/$$f || install -D -m 0644 $$f $(BUILD)/$$f; done
 	$(MAKE) -C $(KDIR) M=$(BUILD) W=1 modules
 
 modules_install: modules
