@@ -120,6 +120,7 @@ flush_rules() {
 # before finish gets a FAIL line and status 1.
 cleanup() {
 	local rc=$?
+	tcpdump_stop
 	cleanup_namespaces
 	if [ -z "$_finished" ] && [ "$rc" != 0 ] && [ "$rc" != $ksft_skip ]; then
 		[ "$_nfail" != 0 ] || echo "FAIL: $(basename "$0") aborted with status $rc (a command failed under set -e)"
@@ -143,6 +144,29 @@ wait_for_tcp_listen() {
 	return 1
 }
 _listening() { ns "$1" ss -Htln | awk '{ print $4 }' | grep -Eq "$2"; }
+
+# tcpdump_start NS OUT SECS ARGS...: tcpdump ARGS in NS for at most SECS,
+# in the background, its output in OUT and its messages in OUT.err;
+# returns once it captures. Its pid is the last of TCPDUMP_PIDS.
+# tcpdump_wait: wait for every capture started (each ends by its -c or
+# SECS); tcpdump_stop: end them now (cleanup does too).
+TCPDUMP_PIDS=()
+tcpdump_start() {
+	local n=$1 out=$2 secs=$3
+	shift 3
+	ns "$n" timeout "$secs" tcpdump "$@" > "$out" 2> "$out.err" &
+	TCPDUMP_PIDS+=($!)
+	busywait 20 grep -qs 'listening on' "$out.err" && return 0
+	fail "tcpdump in $n did not start (got: $(cat "$out.err"))"
+}
+tcpdump_wait() {
+	[ ${#TCPDUMP_PIDS[@]} = 0 ] || wait "${TCPDUMP_PIDS[@]}" || true
+	TCPDUMP_PIDS=()
+}
+tcpdump_stop() {
+	[ ${#TCPDUMP_PIDS[@]} = 0 ] || kill "${TCPDUMP_PIDS[@]}" 2>/dev/null || true
+	tcpdump_wait
+}
 
 # tcp_server NS PORT SHELLCMD: forking socat server on v4 and v6, in the
 # background, running SHELLCMD with the connection on stdin and stdout;

@@ -92,16 +92,14 @@ klog0=$(dmesg | wc -l)
 
 fuzz_family() {
 	local fam=$1 ipt=$2 cap=$DIR/cap$1.pcap man=$DIR/man$1.json
-	local tpid out rx0 rx1 size last stable line n
-	ip netns exec scanner tcpdump -i eth0 -Q in -U -B 16384 -w "$cap" \
-		2> "$DIR/tcpdump$fam.err" &
-	tpid=$!
-	busywait 20 grep -qs 'listening on' "$DIR/tcpdump$fam.err" || true
+	local out rx0 rx1 size last stable line n
+	tcpdump_start scanner "$DIR/tcpdump$fam" 7200 -i eth0 -Q in -U \
+		-B 16384 -w "$cap"
 	rx0=$(ns router cat /sys/class/net/r-scanner/statistics/rx_packets)
 	if ! out=$(ns scanner timeout 600 /usr/bin/python3 "$FUZZ" send "$fam" \
 		"$SEED" "$COUNT" eth0 "$dmac" "$man" 2>&1); then
 		fail "v$fam: fuzzer ran (got: $out)"
-		kill "$tpid"
+		tcpdump_stop
 		return
 	fi
 	rx1=$(ns router cat /sys/class/net/r-scanner/statistics/rx_packets)
@@ -117,8 +115,7 @@ fuzz_family() {
 		fi
 		sleep 0.1
 	done
-	kill "$tpid"
-	wait "$tpid" || true
+	tcpdump_stop
 	echo "# v$fam (${SECONDS}s in): $out, router received $((rx1 - rx0)) frames; $(grep -h 'dropped by kernel' "$DIR/tcpdump$fam.err")"
 	n=0
 	while read -r line; do

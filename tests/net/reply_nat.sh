@@ -36,9 +36,7 @@ for v in 4 6; do
 done
 
 cap=$(mktemp)
-ns scanner tcpdump -l -nn -i eth0 tcp > "$cap" 2> "$cap.err" &
-tcpdump_pid=$!
-busywait 10 grep -qs 'listening on' "$cap.err" || true
+tcpdump_start scanner "$cap" 300 -l -nn -i eth0 tcp
 
 for v in 4 6; do
 	if [ $v = 4 ]; then
@@ -68,8 +66,7 @@ done
 
 # Let tcpdump write out the last segments before reading its output.
 sleep 1
-kill "$tcpdump_pid"
-wait "$tcpdump_pid" 2>/dev/null || true
+tcpdump_stop
 for v in 4 6; do
 	if [ $v = 4 ]; then
 		public=$ROUTER_SCANNER4 host=$HOST4 scanner=$SCANNER4

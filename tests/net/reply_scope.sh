@@ -67,20 +67,15 @@ mac=$(ip -n bhost -o link show eth0 | grep -o 'link/ether [0-9a-f:]*' |
 	cut -d' ' -f2)
 
 caps=$(mktemp) capb=$(mktemp)
-ns bscan tcpdump -l -e -nn -i eth0 tcp > "$caps" 2> "$caps.err" &
-pids=$!
-ns bhost tcpdump -l -e -nn -i eth0 tcp > "$capb" 2> "$capb.err" &
-pids="$pids $!"
-busywait 10 grep -qs 'listening on' "$caps.err" || true
-busywait 10 grep -qs 'listening on' "$capb.err" || true
+tcpdump_start bscan "$caps" 300 -l -e -nn -i eth0 tcp
+tcpdump_start bhost "$capb" 300 -l -e -nn -i eth0 tcp
 for a in 10.0.9.2 fd00:9::2; do
 	expect "bridged $a DELUDE" reset "$(tcp_client bscan outcome $a 50)"
 	expect "bridged $a TARPIT" "held snd_wnd=0 *" "$(tcp_client bscan hold $a 51 2)"
 done
+# The last answers still on their way.
 sleep 1
-# shellcheck disable=SC2086
-kill $pids
-wait 2>/dev/null || true
+tcpdump_stop
 n=$(grep -c "^[0-9:.]* $mac > .*Flags \[S\.\]" "$caps" || true)
 if [ "$n" -ge 4 ]; then
 	pass "bridge: $n SYN/ACKs reach bscan from bhost's MAC $mac"

@@ -41,21 +41,9 @@ print(struct.unpack("II", buf.tobytes())[1])
 EOF
 }
 
-# capture NS FILE FILTER: start tcpdump -vv for 2 packets, wait until
-# ready; captured waits for all started.
-caps=()
+# capture NS FILE FILTER: tcpdump -vv for 2 packets, once it captures
 capture() {
-	local n=$1 file=$2
-	shift 2
-	ns "$n" timeout 60 tcpdump -l -nn -vv -i eth0 -c 2 "$@" \
-		> "$file" 2> "$file.err" &
-	caps+=($!)
-	busywait 10 grep -qs 'listening on' "$file.err" && return 0
-	fail "tcpdump in $n did not start: $(cat "$file.err")"
-}
-captured() {
-	wait "${caps[@]}" || true
-	caps=()
+	tcpdump_start "$1" "$2" 60 -l -nn -vv -i eth0 -c 2 "$3"
 }
 
 # synack_shape FILE: the SYN/ACK's window and options, timestamps' values
@@ -124,7 +112,7 @@ for v in 4 6; do
 	capture client "$tmp/l$v" "ip$([ $v = 6 ] && echo 6) and tcp src port 8001"
 	ns client timeout 60 /usr/bin/python3 "$TCP_CLIENT" connect "$target" 8001 \
 		>/dev/null 2>&1 || true
-	captured
+	tcpdump_wait
 	shape[$v]=$(synack_shape "$tmp/l$v")
 	echo "# v$v real listener's SYN/ACK: ${shape[$v]}"
 done
@@ -147,7 +135,7 @@ for tx in on off; do
 			true
 		[ "$got" = reset ] ||
 			fail "v$v tx $tx: client outcome (expected reset, got $got)"
-		captured
+		tcpdump_wait
 		check_capture "v$v tx-offload $tx, sent by host" "$tmp/h$v" \
 			"$ttl" "${shape[$v]}" $max
 		check_capture "v$v tx-offload $tx, received by client" \
