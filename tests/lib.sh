@@ -192,11 +192,11 @@ start_tcp_server() {
 }
 
 # tcp_client NS CMD ARGS...: tests/net/tcp_client.py CMD from NS, killed
-# after 40 s: its output and errors, never a failure.
+# after CLIENT_SECS (40) s: its output and errors, never a failure.
 tcp_client() {
 	local n=$1
 	shift
-	ns "$n" timeout 40 /usr/bin/python3 \
+	ns "$n" timeout "${CLIENT_SECS:-40}" /usr/bin/python3 \
 		"$(dirname "${BASH_SOURCE[0]}")/net/tcp_client.py" "$@" 2>&1 || true
 }
 

@@ -9,7 +9,6 @@ source "$(dirname "$0")/../lib.sh"
 trap cleanup EXIT
 
 require nmap python3 iptables-legacy iptables-nft
-TCP_CLIENT=$(dirname "$0")/tcp_client.py
 
 setup_topology
 
@@ -33,7 +32,7 @@ check_open() {
 
 check_reset() {
 	local what=$1 target=$2 port=$3 got
-	got=$(ns client timeout 60 /usr/bin/python3 "$TCP_CLIENT" outcome "$target" "$port" 2>&1) || true
+	got=$(CLIENT_SECS=60 tcp_client client outcome "$target" "$port")
 	if [ "$got" = reset ]; then
 		pass "$what: a client that connects and sends is reset"
 	else

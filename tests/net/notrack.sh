@@ -14,7 +14,6 @@ source "$(dirname "$0")/../lib.sh"
 trap cleanup EXIT
 
 require nmap conntrack socat python3 iptables-legacy
-TCP_CLIENT=$(dirname "$0")/tcp_client.py
 CONNS=1000
 
 setup_topology
@@ -45,8 +44,7 @@ check_scan() {
 
 tarpit() {
 	local target=$1 n=$2 got
-	got=$(ns client timeout 180 /usr/bin/python3 "$TCP_CLIENT" many "$target" 9000 "$n" 2>&1) ||
-		true
+	got=$(CLIENT_SECS=180 tcp_client client many "$target" 9000 "$n")
 	if [ "$got" = "established=$n" ]; then
 		pass "$n tarpitted connections to $target established"
 	else
@@ -63,7 +61,7 @@ done
 
 # Control: conntrack is active in host and tracks a real connection.
 start_tcp_server host 7000
-got=$(ns client timeout 30 /usr/bin/python3 "$TCP_CLIENT" outcome "$HOST4" 7000 2>&1) || true
+got=$(CLIENT_SECS=30 tcp_client client outcome "$HOST4" 7000)
 c=$(ct_count)
 if [ "$got" = data ] && [ "$c" -gt 0 ]; then
 	pass "control: a normal connection is tracked ($c entries)"

@@ -20,7 +20,6 @@ trap cleanup EXIT
 require python3 tcpdump iptables-legacy
 /usr/bin/python3 -c 'import scapy' 2>/dev/null ||
 	{ skip "python3 scapy not installed"; finish; }
-TCP_CLIENT=$(dirname "$0")/tcp_client.py
 
 setup_topology
 
@@ -110,8 +109,7 @@ for v in 4 6; do
 	target=$HOST4
 	[ $v = 6 ] && target=$HOST6
 	capture client "$tmp/l$v" "ip$([ $v = 6 ] && echo 6) and tcp src port 8001"
-	ns client timeout 60 /usr/bin/python3 "$TCP_CLIENT" connect "$target" 8001 \
-		>/dev/null 2>&1 || true
+	CLIENT_SECS=60 tcp_client client connect "$target" 8001 >/dev/null
 	tcpdump_wait
 	shape[$v]=$(synack_shape "$tmp/l$v")
 	echo "# v$v real listener's SYN/ACK: ${shape[$v]}"
@@ -131,8 +129,7 @@ for tx in on off; do
 		[ $v = 6 ] && target=$HOST6 ttl="hlim 64" cttl="hlim 63" max=40
 		capture host "$tmp/h$v" "ip$([ $v = 6 ] && echo 6) and tcp src port 8000"
 		capture client "$tmp/c$v" "ip$([ $v = 6 ] && echo 6) and tcp src port 8000"
-		got=$(ns client timeout 60 /usr/bin/python3 "$TCP_CLIENT" outcome "$target" 8000 2>&1) ||
-			true
+		got=$(CLIENT_SECS=60 tcp_client client outcome "$target" 8000)
 		[ "$got" = reset ] ||
 			fail "v$v tx $tx: client outcome (expected reset, got $got)"
 		tcpdump_wait

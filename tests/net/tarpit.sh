@@ -15,7 +15,6 @@ source "$(dirname "$0")/../lib.sh"
 trap cleanup EXIT
 
 require python3 iptables-legacy iptables-nft
-TCP_CLIENT=$(dirname "$0")/tcp_client.py
 HOLD=6
 LONG_HOLD=60
 HONEY_BYTES=200000
@@ -57,8 +56,7 @@ hold_verdict() {
 # check_hold WHAT TARGET PORT
 check_hold() {
 	local got
-	got=$(ns client timeout 60 /usr/bin/python3 "$TCP_CLIENT" hold "$2" "$3" $HOLD 2>&1) ||
-		true
+	got=$(CLIENT_SECS=60 tcp_client client hold "$2" "$3" $HOLD)
 	hold_verdict "$1" $HOLD 3 "$got"
 }
 
@@ -69,8 +67,8 @@ long4=$(mktemp) long6=$(mktemp) longs=
 for v in 4 6; do
 	target=$HOST4 out=$long4
 	[ $v = 6 ] && target=$HOST6 out=$long6
-	ns client timeout $((LONG_HOLD + 60)) /usr/bin/python3 "$TCP_CLIENT" \
-		hold "$target" 9000 $LONG_HOLD > "$out" 2>&1 &
+	CLIENT_SECS=$((LONG_HOLD + 60)) tcp_client client hold "$target" 9000 \
+		$LONG_HOLD > "$out" &
 	longs="$longs $!"
 done
 
@@ -86,8 +84,7 @@ for v in 4 6; do
 		fail "INPUT v$v --tarpit: payload packets (expected 0, got $c)"
 	fi
 
-	got=$(ns client timeout 60 /usr/bin/python3 "$TCP_CLIENT" honey "$target" 9001 \
-		$HONEY_BYTES 2>&1) || true
+	got=$(CLIENT_SECS=60 tcp_client client honey "$target" 9001 $HONEY_BYTES)
 	acked=$(sed -n 's/^acked=\([0-9]*\) .*/\1/p' <<< "$got")
 	if [ "${acked:-0}" -ge $HONEY_BYTES ] && grep -q 'state=5$' <<< "$got"; then
 		pass "INPUT v$v --honeypot: all $HONEY_BYTES bytes and the FIN acked ($got)"
@@ -107,7 +104,7 @@ for v in 4 6; do
 		fail "INPUT v$v --honeypot: skbs larger than the MTU (expected > 0, got 0)"
 	fi
 
-	got=$(ns client timeout 60 /usr/bin/python3 "$TCP_CLIENT" outcome "$target" 9002 2>&1) || true
+	got=$(CLIENT_SECS=60 tcp_client client outcome "$target" 9002)
 	if [ "$got" = refused ]; then
 		pass "INPUT v$v --reset: connect refused"
 	else
