@@ -398,8 +398,8 @@ def send(fam, seed, count, ifname, dmac, manifest):
                 pkts, m = fz.gen(cls)
                 if m not in head:
                     head[m] = mac(m) + mac(smac) + ethertype
-                key = flow_key(fam, reassemble(fam, pkts))
-                probes[cls][key] = probes[cls].get(key, 0) + 1
+                for key in probe_keys(fam, pkts):
+                    probes[cls][key] = probes[cls].get(key, 0) + 1
                 frames += [head[m] + p for p in pkts]
             t0 = time.monotonic()
             for f in frames:
@@ -413,6 +413,24 @@ def send(fam, seed, count, ifname, dmac, manifest):
         json.dump({"seed": seed, "probes": probes}, f)
     print("sent=%d probes=%d pps=%d seed=%d" % (sent, per * len(CLASSES),
                                                  sent / busy if busy else 0, seed))
+
+
+def probe_keys(fam, pkts):
+    """The flows a probe may be answered on: its datagram's (the first
+    fragment's header), and that of each piece that is a datagram by
+    itself (offset 0, no more fragments: the stack takes an IPv6 atomic
+    fragment as it is, RFC 6946, and an IPv4 one is no fragment)."""
+    keys = {flow_key(fam, reassemble(fam, pkts))}
+    if len(pkts) > 1:
+        keys.update(flow_key(fam, p) for p in pkts if whole(fam, p))
+    return keys
+
+
+def whole(fam, p):
+    if fam == 4:
+        return len(p) >= 20 and not struct.unpack_from("!H", p, 6)[0] & 0x3FFF
+    return len(p) >= 48 and p[6] == 44 and \
+        not struct.unpack_from("!H", p, 42)[0] & 0xFFF9
 
 
 def reassemble(fam, pkts):
