@@ -97,13 +97,16 @@ static bool portscan_local_conn(const struct sk_buff *skb,
  * A segment (not a SYN) that conntrack has no history for: flushed,
  * expired, failed over, or older than conntrack in this netns. It is
  * real if it is a RST (an answer to our own attempt, or late), carries
- * payload (scan probes carry none), or a local socket owns it.
+ * payload or TCP options (scan probes carry neither; the segments of a
+ * connection that negotiated timestamps all carry them, keepalives too,
+ * which is what FORWARD has to go by), or a local socket owns it.
  */
 static bool portscan_unknown_real(const struct sk_buff *skb,
 				  unsigned int thoff, const struct tcphdr *th,
 				  const struct nf_hook_state *state)
 {
-	return th->rst || skb->len > thoff + __tcp_hdrlen(th) ||
+	return th->rst || __tcp_hdrlen(th) > sizeof(*th) ||
+	       skb->len > thoff + __tcp_hdrlen(th) ||
 	       portscan_local_conn(skb, th, state);
 }
 

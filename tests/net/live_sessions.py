@@ -4,7 +4,11 @@
 line every INTERVAL seconds and checking that the echo comes back within
 TIMEOUT seconds, for SECS seconds.
 
-usage: live_sessions.py SECS READYFILE ADDR:PORT...  (ADDR may be [v6])
+usage: live_sessions.py SECS READYFILE ADDR:PORT[,idle]...  (ADDR may be [v6])
+
+An idle session sends only TCP keepalives (1 s apart, 3 unanswered end
+it) until one exchange at the end: a connection whose every segment
+between is a bare ACK.
 
 Opens every session and does one exchange on each, then writes READYFILE,
 so that the caller can add its rules to connections that already exist;
@@ -24,10 +28,18 @@ SETUP_TIMEOUT = 60.0
 
 class Session:
     def __init__(self, spec):
-        host, port = spec.rsplit(":", 1)
+        addr, _, mode = spec.partition(",")
+        host, port = addr.rsplit(":", 1)
         self.name = spec
+        self.idle = mode == "idle"
         self.sock = socket.create_connection((host.strip("[]"), int(port)),
                                              timeout=SETUP_TIMEOUT)
+        if self.idle:
+            for opt, val in ((socket.TCP_KEEPIDLE, 1),
+                             (socket.TCP_KEEPINTVL, 1),
+                             (socket.TCP_KEEPCNT, 3)):
+                self.sock.setsockopt(socket.IPPROTO_TCP, opt, val)
+            self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
         self.n = 0
         self.buf = b""
         self.sent_at = None
@@ -81,11 +93,15 @@ def main():
         now = time.monotonic()
         if not started and os.path.exists(ready + ".go"):
             end, started = now + secs, True
+            for s in sessions:
+                if s.idle:
+                    s.next_at = end - 2 * INTERVAL
         live = [s for s in sessions if not s.error]
         if not live or (now >= end and all(s.sent_at is None for s in live)):
             break
         for s in live:
-            if s.sent_at is None and now >= s.next_at and now < end:
+            if s.sent_at is None and now >= s.next_at and now < end and \
+                    (started or not s.idle):
                 try:
                     s.send(now)
                 except OSError as e:
