@@ -61,38 +61,55 @@ struct nf_chaos_peer_opts {
 
 static siphash_key_t nf_chaos_key __read_mostly;
 
-/*
- * Keyed hash of the segment's addresses and ports. Our ISN is the peer's
- * plus this, so any later segment of the flow tells us the peer's ISN
- * from its ACK number: rcv_nxt without keeping state.
- */
-static u32 nf_chaos_cookie(const struct sk_buff *oldskb, u8 family,
-			   const struct tcphdr *oth)
+/* What of a segment a hash covers: a prefix of its source, then more. */
+enum nf_chaos_hash_of {
+	NF_CHAOS_HASH_SNET,	/* source address; for IPv6 its /64 */
+	NF_CHAOS_HASH_ADDRS,	/* source and destination address */
+	NF_CHAOS_HASH_FLOW,	/* both addresses and both ports */
+};
+
+/* Keyed hash of @of of the segment @oldskb, its ports being @ports. */
+static u32 nf_chaos_hash(const struct sk_buff *oldskb, u8 family, u32 ports,
+			 enum nf_chaos_hash_of of)
 {
-	u32 ports = (__force u32)oth->source << 16 | (__force u16)oth->dest;
+	static const u8 len6[] = {
+		[NF_CHAOS_HASH_SNET]	= 8,
+		[NF_CHAOS_HASH_ADDRS]	= 32,
+		[NF_CHAOS_HASH_FLOW]	= 36,
+	};
+	struct {
+		struct in6_addr saddr;
+		struct in6_addr daddr;
+		u32 ports;
+	} key6;
 
 	net_get_random_once(&nf_chaos_key, sizeof(nf_chaos_key));
 
 	if (family == NFPROTO_IPV4) {
 		const struct iphdr *iph = ip_hdr(oldskb);
-
-		return siphash_3u32((__force u32)iph->saddr,
-				    (__force u32)iph->daddr, ports,
-				    &nf_chaos_key);
-	} else {
-		const struct ipv6hdr *ip6h = ipv6_hdr(oldskb);
-		const struct {
-			struct in6_addr saddr;
-			struct in6_addr daddr;
-			u32 ports;
-		} flow = {
-			.saddr = ip6h->saddr,
-			.daddr = ip6h->daddr,
-			.ports = ports,
+		const u32 key[] = {
+			(__force u32)iph->saddr, (__force u32)iph->daddr, ports,
 		};
 
-		return siphash(&flow, sizeof(flow), &nf_chaos_key);
+		return siphash(key, (of + 1) * sizeof(key[0]), &nf_chaos_key);
 	}
+	key6.saddr = ipv6_hdr(oldskb)->saddr;
+	key6.daddr = ipv6_hdr(oldskb)->daddr;
+	key6.ports = ports;
+	return siphash(&key6, len6[of], &nf_chaos_key);
+}
+
+/*
+ * Our ISN is the peer's plus a keyed hash of the flow, so any later
+ * segment of the flow tells us the peer's ISN from its ACK number:
+ * rcv_nxt without keeping state.
+ */
+static u32 nf_chaos_cookie(const struct sk_buff *oldskb, u8 family,
+			   const struct tcphdr *oth)
+{
+	return nf_chaos_hash(oldskb, family,
+			     (__force u32)oth->source << 16 |
+			     (__force u16)oth->dest, NF_CHAOS_HASH_FLOW);
 }
 
 static const struct tcphdr *
@@ -186,17 +203,8 @@ static void nf_chaos_parse_opts(const struct sk_buff *oldskb,
  */
 static u32 nf_chaos_tsval(const struct sk_buff *oldskb, u8 family)
 {
-	u32 off;
-
-	net_get_random_once(&nf_chaos_key, sizeof(nf_chaos_key));
-	if (family == NFPROTO_IPV4)
-		off = siphash_2u32((__force u32)ip_hdr(oldskb)->daddr,
-				   (__force u32)ip_hdr(oldskb)->saddr,
-				   &nf_chaos_key);
-	else
-		off = siphash(&ipv6_hdr(oldskb)->saddr,
-			      2 * sizeof(struct in6_addr), &nf_chaos_key);
-	return (u32)div_u64(ktime_get_ns(), NSEC_PER_MSEC) + off;
+	return (u32)div_u64(ktime_get_ns(), NSEC_PER_MSEC) +
+	       nf_chaos_hash(oldskb, family, 0, NF_CHAOS_HASH_ADDRS);
 }
 
 /* NOP, NOP, timestamp at @opt, as Linux aligns it when alone. */
@@ -296,25 +304,33 @@ static bool nf_chaos_after_greeting(u32 seq, u32 rcv_nxt)
 }
 
 /*
- * Even so, bound those answers per network namespace: a real peer can have
- * them at the rate it sends, and a loop through a cookie collision (if any)
- * ends at the first answer the bucket withholds. A token bucket kept as one
- * theoretical arrival time in ns (GCRA): lockless, and it never wraps.
+ * Even so, bound those answers, per source network in a network namespace:
+ * a real peer can have them at the rate it sends, a loop through a cookie
+ * collision (if any) ends at the first answer the bucket withholds, and
+ * one abusive peer uses up only its own source's bucket (and those that
+ * share its slot), not the answers of every peer held by the netns. A
+ * token bucket kept as one theoretical arrival time in ns (GCRA):
+ * lockless, and it never wraps.
  */
+#define NF_CHAOS_HELD_SLOTS	64
 #define NF_CHAOS_HELD_RATE	1000	/* answers per second */
 #define NF_CHAOS_HELD_BURST	1000
 #define NF_CHAOS_HELD_INTERVAL	(NSEC_PER_SEC / NF_CHAOS_HELD_RATE)
 
 struct nf_chaos_net {
-	atomic64_t held_tat;	/* when the bucket is full again */
+	atomic64_t held_tat[NF_CHAOS_HELD_SLOTS];	/* when full again */
 };
 
 static unsigned int nf_chaos_net_id __read_mostly;
 
-static bool nf_chaos_held_allow(struct net *net)
+static bool nf_chaos_held_allow(struct net *net, const struct sk_buff *oldskb,
+				u8 family)
 {
 	struct nf_chaos_net *cn = net_generic(net, nf_chaos_net_id);
-	s64 old = atomic64_read(&cn->held_tat);
+	u32 slot = nf_chaos_hash(oldskb, family, 0, NF_CHAOS_HASH_SNET) %
+		   NF_CHAOS_HELD_SLOTS;
+	atomic64_t *held_tat = &cn->held_tat[slot];
+	s64 old = atomic64_read(held_tat);
 	u64 now = ktime_get_mono_fast_ns();
 	u64 tat;
 
@@ -322,7 +338,7 @@ static bool nf_chaos_held_allow(struct net *net)
 		tat = max_t(u64, old, now) + NF_CHAOS_HELD_INTERVAL;
 		if (tat - now > NF_CHAOS_HELD_BURST * NF_CHAOS_HELD_INTERVAL)
 			return false;
-	} while (!atomic64_try_cmpxchg(&cn->held_tat, &old, tat));
+	} while (!atomic64_try_cmpxchg(held_tat, &old, tat));
 	return true;
 }
 
@@ -538,7 +554,7 @@ static bool nf_chaos_plan(struct net *net, struct nf_chaos_seg *seg,
 							  oth, dlen))
 					return false;
 				nf_chaos_later_ts(net, seg, oldskb, family, po);
-				return nf_chaos_held_allow(net);
+				return nf_chaos_held_allow(net, oldskb, family);
 			}
 			if (nf_chaos_after_greeting(seq, rcv_nxt))
 				return false;
@@ -580,7 +596,7 @@ static bool nf_chaos_plan(struct net *net, struct nf_chaos_seg *seg,
 	th->seq = oth->ack_seq;
 	th->ack = 1;
 	nf_chaos_later_ts(net, seg, oldskb, family, po);
-	return nf_chaos_held_allow(net);
+	return nf_chaos_held_allow(net, oldskb, family);
 }
 
 /*

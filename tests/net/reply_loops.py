@@ -17,7 +17,8 @@ PASS:/FAIL: lines.
   spoof         1000 ACKs from spoofed (routed) sources: no reply
   badsum        bad TCP checksums: no reply, INPUT and FORWARD
   ratelimit     a flood of 5000 valid window probes (IPv4): answers
-                within the core's per-netns bucket of 1000/s, burst 1000
+                within the core's bucket of 1000/s, burst 1000, per
+                source; held peers at other addresses are still answered
 """
 import array
 import ctypes
@@ -38,6 +39,7 @@ ADDR = {4: {A: "10.0.9.1", B: "10.0.9.2"},
         6: {A: "fd00:9::1", B: "fd00:9::2"}}
 SPOOF = {4: "10.0.10.%d", 6: "fd00:10::%x"}
 FWD = {4: "10.0.10.250", 6: "fd00:10::fa"}  # loopb forwards it to loopa
+OTHERS = ["10.0.9.21", "10.0.9.22", "10.0.9.23"]  # more of loopa's
 CHAOS_FAST = "--reject-prob 1 --rate 1000/sec --burst 1000"
 TARGETS = [
     ("DELUDE", "DELUDE"),
@@ -376,33 +378,57 @@ def badsum(w):
                "expected >= 1 reply, got %d" % n)
 
 
+def held_peer(w, rx, saddr, sport, port):
+    """A real handshake from @saddr:@sport with TARPIT on @port: the
+    window probe of that held peer."""
+    isn = rnd()
+    w.send(A, [w.frame(4, A, "S", sport, port, isn, 0, saddr=saddr)])
+    while True:
+        pkt = rx.recv(100)
+        sp, dp, seq = struct.unpack_from("!HHI", pkt, 20)
+        if pkt[16:20] == socket.inet_aton(saddr) and sp == port and \
+                dp == sport and pkt[33] == 0x12:
+            return w.frame(4, A, "A", sport, port, isn, (seq + 1) & M32,
+                           saddr=saddr)
+
+
 def ratelimit(w):
     port = PORT["TARPIT"]
     # loopa has no socket there: its RSTs would count as probes.
     subprocess.run(["ip", "netns", "exec", A, "iptables-legacy", "-I",
                     "OUTPUT", "-p", "tcp", "--tcp-flags", "RST", "RST",
                     "-j", "DROP"], check=True)
+    # The probes and answers of the held peers at OTHERS, by peer.
+    for i, saddr in enumerate(OTHERS):
+        for chain, match in (("INPUT", ["-s", saddr, "--dport"]),
+                             ("OUTPUT", ["-d", saddr, "--tcp-flags", "SYN",
+                                         "NONE", "--sport"])):
+            subprocess.run(["ip", "netns", "exec", B, "iptables-legacy",
+                            "-I", chain, "-p", "tcp"] + match +
+                           [str(port), "-m", "comment", "--comment",
+                            "%s%d" % (chain[0], i)], check=True)
     setns(A)
     rx = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_TCP)
     rx.settimeout(10)
-    isn = rnd()
-    w.send(A, [w.frame(4, A, "S", 40000, port, isn, 0)])
-    while True:
-        pkt = rx.recv(100)
-        sport, dport, seq = struct.unpack_from("!HHI", pkt, 20)
-        if sport == port and dport == 40000 and pkt[33] == 0x12:
-            break
+    probe = held_peer(w, rx, ADDR[4][A], 40000, port)
+    others = [held_peer(w, rx, saddr, 40001 + i, port)
+              for i, saddr in enumerate(OTHERS)]
     rx.close()
-    probe = w.frame(4, A, "A", 40000, port, isn, (seq + 1) & 0xffffffff)
     c0 = rule_counts(B, ipt(4))
     start = time.monotonic()
-    for _ in range(FLOOD):
+    for k in range(FLOOD):
         w.sock[A].send(probe)
+        # Once the flood has used up the burst, the other peers probe too.
+        if k >= FLOOD // 2 and k % 100 == 0:
+            w.send(A, others)
     secs = time.monotonic() - start
     w.drain()
     c = rule_counts(B, ipt(4))
-    probes = c["in%d" % port] - c0["in%d" % port]
-    answers = c["n%d" % port] - c0["n%d" % port]
+    # Of the other peers, probes and answers.
+    got = [(c["I%d" % i] - c0["I%d" % i], c["O%d" % i] - c0["O%d" % i])
+           for i in range(len(OTHERS))]
+    probes = c["in%d" % port] - c0["in%d" % port] - sum(n for n, _ in got)
+    answers = c["n%d" % port] - c0["n%d" % port] - sum(a for _, a in got)
     # Probes still queued when the sending ends refill it up to 1 s more.
     bound = 1000 + 1000 * (secs + 1)
     if probes <= bound:
@@ -413,6 +439,12 @@ def ratelimit(w):
                "v4 TARPIT: flood of valid probes rate limited",
                "expected %d probes in %.1f s to get 1000..%d answers, "
                "got %d" % (probes, secs, bound, answers))
+        # Each other peer shares the flooder's bucket with odds of 1/64.
+        report(any(n >= 10 and a == n for n, a in got),
+               "v4 TARPIT: other held peers answered during the flood",
+               "expected one of %d peers to have every probe answered, "
+               "got answers/probes %s" % (len(OTHERS), " ".join(
+                   "%d/%d" % (a, n) for n, a in got)))
     subprocess.run(["ip", "netns", "exec", A, "iptables-legacy", "-D",
                     "OUTPUT", "1"], check=True)
 

@@ -16,7 +16,8 @@
 #   in INPUT and FORWARD, with conntrack on (which leaves them
 #   CHECKSUM_COMPLETE, as a NIC may);
 # - curl is held until its own timeout;
-# - a flood of valid probes is answered within the per-netns rate limit.
+# - a flood of valid probes is answered within the rate limit of its
+#   source, and held peers at other addresses are still answered.
 set -e
 source "$(dirname "$0")/../lib.sh"
 # The held curl's socket outlives curl, and so the namespaces.
@@ -36,6 +37,9 @@ setup_ns $NAMESPACES
 ip link add eth0 netns loopa type veth peer name eth0 netns loopb
 ip -n loopa addr add 10.0.9.1/24 dev eth0
 ip -n loopa addr add fd00:9::1/64 dev eth0 nodad
+for a in 21 22 23; do	# held peers beside a flood (reply_loops.py OTHERS)
+	ip -n loopa addr add 10.0.9.$a/24 dev eth0
+done
 ip -n loopb addr add 10.0.9.2/24 dev eth0
 ip -n loopb addr add fd00:9::2/64 dev eth0 nodad
 ip -n loopa link set eth0 up
