@@ -10,3 +10,6 @@
 -p tcp -j TARPIT --honeypot --reset;;FAIL
 -p tcp -j TARPIT --reset --reset;;FAIL
 -p tcp -j TARPIT --bogus;;FAIL
+-p tcp -j TARPIT --stall;=;OK
+-p tcp -j TARPIT --stall --tarpit;;FAIL
+-p tcp -j TARPIT --reset --stall;;FAIL

@@ -262,13 +262,14 @@ static unsigned int nf_chaos_syn_opts(struct net *net,
  * peer ISN + cookie + 1, and @ack_seq - cookie is its ISN + 1. A held peer
  * (zero window) only sends window probes and keepalives: one byte at that
  * sequence (RFC 1122), or nothing or one byte just before it (Linux, and
- * keepalives). A honeypot peer sends data: its sequence is at most
- * NF_CHAOS_HONEYPOT_MAX beyond. A peer to be greeted has sent nothing yet:
- * its sequence is exactly its ISN + 1. A guessed ACK passes with odds of
- * 2^-31 (tarpit), 2^-32 (greeting) or 2^-12 (honeypot, which answers only
- * data and FINs); our pure ACKs pass nowhere, and a greeting, data and a
- * FIN, passes only a honeypot, whose ACK then passes nowhere: no two of
- * our targets can loop.
+ * keepalives). A stalled peer, whose data we never ack, sends that data
+ * again and again from that sequence, and keepalives before it. A honeypot
+ * peer sends data: its sequence is at most NF_CHAOS_HONEYPOT_MAX beyond. A
+ * peer to be greeted has sent nothing yet: its sequence is exactly its
+ * ISN + 1. A guessed ACK passes with odds of 2^-31 (tarpit, stall), 2^-32
+ * (greeting) or 2^-12 (honeypot, which answers only data and FINs); our
+ * pure ACKs pass nowhere, and a greeting, data and a FIN, passes only a
+ * honeypot, whose ACK then passes nowhere: no two of our targets can loop.
  */
 #define NF_CHAOS_HONEYPOT_MAX	BIT(20)
 
@@ -283,7 +284,9 @@ static bool nf_chaos_acks_cookie(const struct sk_buff *oldskb, u8 family,
 		return seq - *rcv_nxt < NF_CHAOS_HONEYPOT_MAX;
 	if (answer == NF_CHAOS_DELUDE_BANNER || answer == NF_CHAOS_BANNER)
 		return seq == *rcv_nxt;
-	return dlen <= 1 && (seq + 1 == *rcv_nxt || (dlen && seq == *rcv_nxt));
+	if (dlen <= 1 && seq + 1 == *rcv_nxt)
+		return true;
+	return seq == *rcv_nxt && dlen && (dlen == 1 || answer == NF_CHAOS_STALL);
 }
 
 /*
@@ -574,6 +577,7 @@ static bool nf_chaos_plan(struct net *net, struct nf_chaos_seg *seg,
 		}
 		return true;
 	case NF_CHAOS_TARPIT:
+	case NF_CHAOS_STALL:
 		/* Close attempts and strays go unanswered. */
 		if (oth->syn || oth->fin || !oth->ack ||
 		    !nf_chaos_acks_cookie(oldskb, family, oth, dlen, answer,
@@ -581,6 +585,13 @@ static bool nf_chaos_plan(struct net *net, struct nf_chaos_seg *seg,
 			return false;
 		/* Ack exactly what the peer has acked: probes are answered. */
 		th->ack_seq = htonl(rcv_nxt);
+		/*
+		 * A stalled peer's window stays open until it sends data; then
+		 * it is zero and the data never acked, so the peer retransmits
+		 * it, answered, as long as RFC 1122 keeps a zero window open.
+		 */
+		if (answer == NF_CHAOS_STALL && seq + 1 == rcv_nxt)
+			th->window = htons(NF_CHAOS_WINDOW);
 		break;
 	case NF_CHAOS_HONEYPOT:
 		if (oth->syn || !oth->ack || (!dlen && !oth->fin) ||

@@ -11,6 +11,7 @@ enum nf_chaos_answer {
 	NF_CHAOS_DELUDE_BANNER,	/* DELUDE, but greet the completed handshake */
 	NF_CHAOS_BANNER,	/* only the greeting, to the handshake's ACK */
 	NF_CHAOS_TARPIT,	/* handshake, then zero window; no state */
+	NF_CHAOS_STALL,		/* open window until data, then zero */
 	NF_CHAOS_HONEYPOT,	/* handshake, open window, ACK payload */
 	NF_CHAOS_RESET,		/* RST, as a closed port */
 };

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * TARPIT target: hold TCP connections with a zero window, take in their
- * payload (honeypot), or reset them, without keeping any state.
+ * TARPIT target: hold TCP connections with a zero window (from the
+ * handshake on, or once they send data: stall), take in their payload
+ * (honeypot), or reset them, without keeping any state.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -15,6 +16,7 @@ static const enum nf_chaos_answer tarpit_answers[] = {
 	[XT_TARPIT_TARPIT]	= NF_CHAOS_TARPIT,
 	[XT_TARPIT_HONEYPOT]	= NF_CHAOS_HONEYPOT,
 	[XT_TARPIT_RESET]	= NF_CHAOS_RESET,
+	[XT_TARPIT_STALL]	= NF_CHAOS_STALL,
 };
 
 static unsigned int TARPIT_tg(struct sk_buff *skb,
@@ -28,40 +30,47 @@ static unsigned int TARPIT_tg(struct sk_buff *skb,
 }
 
 /* x_tables itself refuses other hooks and rules without "-p tcp". */
-static int TARPIT_tg_check(const struct xt_tgchk_param *par)
+static int TARPIT_tg_check_mode(const struct xt_tgchk_param *par,
+				unsigned int max)
 {
 	const struct xt_tarpit_tginfo *info = par->targinfo;
 
-	if (info->mode >= __XT_TARPIT_MAX) {
+	if (info->mode > max) {
 		pr_info_ratelimited("unknown mode %u\n", info->mode);
 		return -EINVAL;
 	}
 	return 0;
 }
 
+static int TARPIT_tg_check(const struct xt_tgchk_param *par)
+{
+	return TARPIT_tg_check_mode(par, XT_TARPIT_RESET);
+}
+
+/* Revision 1: the stall mode. */
+static int TARPIT_tg_check1(const struct xt_tgchk_param *par)
+{
+	return TARPIT_tg_check_mode(par, __XT_TARPIT_MAX - 1);
+}
+
+#define TARPIT_TG_REG(fam, rev, check) {				\
+	.name		= "TARPIT",					\
+	.revision	= rev,						\
+	.family		= fam,						\
+	.target		= TARPIT_tg,					\
+	.checkentry	= check,					\
+	.targetsize	= sizeof(struct xt_tarpit_tginfo),		\
+	.proto		= IPPROTO_TCP,					\
+	.hooks		= (1 << NF_INET_LOCAL_IN) |			\
+			  (1 << NF_INET_FORWARD),			\
+	.me		= THIS_MODULE,					\
+}
+
 static struct xt_target TARPIT_tg_reg[] __read_mostly = {
-	{
-		.name		= "TARPIT",
-		.family		= NFPROTO_IPV4,
-		.target		= TARPIT_tg,
-		.checkentry	= TARPIT_tg_check,
-		.targetsize	= sizeof(struct xt_tarpit_tginfo),
-		.proto		= IPPROTO_TCP,
-		.hooks		= (1 << NF_INET_LOCAL_IN) |
-				  (1 << NF_INET_FORWARD),
-		.me		= THIS_MODULE,
-	},
-	{
-		.name		= "TARPIT",
-		.family		= NFPROTO_IPV6,
-		.target		= TARPIT_tg,
-		.checkentry	= TARPIT_tg_check,
-		.targetsize	= sizeof(struct xt_tarpit_tginfo),
-		.proto		= IPPROTO_TCP,
-		.hooks		= (1 << NF_INET_LOCAL_IN) |
-				  (1 << NF_INET_FORWARD),
-		.me		= THIS_MODULE,
-	},
+	TARPIT_TG_REG(NFPROTO_IPV4, 0, TARPIT_tg_check),
+	TARPIT_TG_REG(NFPROTO_IPV6, 0, TARPIT_tg_check),
+	TARPIT_TG_REG(NFPROTO_IPV4, 1, TARPIT_tg_check1),
+	TARPIT_TG_REG(NFPROTO_IPV6, 1, TARPIT_tg_check1),
 };
 
 static int __init TARPIT_tg_init(void)
@@ -78,6 +87,6 @@ module_init(TARPIT_tg_init);
 module_exit(TARPIT_tg_exit);
 MODULE_LICENSE("GPL");
 MODULE_AUTHOR("chaostables developers");
-MODULE_DESCRIPTION("Xtables: hold, take in or reset TCP connections");
+MODULE_DESCRIPTION("Xtables: hold, stall, take in or reset TCP connections");
 MODULE_ALIAS("ipt_TARPIT");
 MODULE_ALIAS("ip6t_TARPIT");

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Seeded mutation fuzzer (fuzz.py) against every match and target in every
-# mode: host INPUT (DELUDE, TARPIT in its three modes, CHAOS), router
+# mode: host INPUT (DELUDE, TARPIT in its four modes, CHAOS), router
 # FORWARD and router INPUT (the same plus portscan with all classes and
 # CHAOS --delude/--tarpit); IPv4 with iptables-legacy on host and -nft on
 # router, IPv6 the other way round. Probes: random TCP flags, data offsets
@@ -60,7 +60,8 @@ rules() {
 	echo "-A $chain $d -p tcp --dport 10000:10999 -j DELUDE"
 	echo "-A $chain $d -p tcp --dport 11000:11999 -j TARPIT"
 	echo "-A $chain $d -p tcp --dport 12000:12999 -j TARPIT --honeypot"
-	echo "-A $chain $d -p tcp --dport 13000:13999 -j TARPIT --reset"
+	echo "-A $chain $d -p tcp --dport 13000:13499 -j TARPIT --reset"
+	echo "-A $chain $d -p tcp --dport 13500:13999 -j TARPIT --stall"
 	if [ "$variants" != no ]; then
 		echo "-A $chain $d -p tcp --dport 14000:14999 -j CHAOS --delude --delude-prob 0.5 $CHAOS_OPTS"
 		echo "-A $chain $d -p udp --dport 14000:14999 -j CHAOS --delude --delude-prob 0.5 $CHAOS_OPTS"

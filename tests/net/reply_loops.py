@@ -8,7 +8,8 @@ sockets; replies are counted by OUTPUT rules per port pair (exact even
 when a loop floods the VM), bad-checksum ones on the wire. Prints
 PASS:/FAIL: lines.
 
-  loop          one crafted ACK between two tarpits: <= 1 reply in total
+  loop          one crafted ACK between two tarpits (TARPIT, --stall,
+                CHAOS --tarpit): <= 1 reply in total
   matrix        every pair of targets; a SYN, an ACK, data and a FIN each
                 way, IPv4 and IPv6: the exchange stops, <= 2 replies each
   matrix_cookie every target of loopa against the answers of loopb's that
@@ -46,6 +47,7 @@ TARGETS = [
     ("TARPIT", "TARPIT"),
     ("TARPIT --honeypot", "TARPIT --honeypot"),
     ("TARPIT --reset", "TARPIT --reset"),
+    ("TARPIT --stall", "TARPIT --stall"),
     ("CHAOS", "CHAOS " + CHAOS_FAST),
     ("CHAOS --delude", "CHAOS --delude --delude-prob 1 " + CHAOS_FAST),
     ("CHAOS --tarpit", "CHAOS --tarpit --delude-prob 1 " + CHAOS_FAST),
@@ -304,8 +306,9 @@ def matrix_cookie(w):
 
 def loop(w):
     # Two rounds, so that each pair has its own source ports.
-    for pairs in ((("TARPIT", "TARPIT"), ("CHAOS --tarpit", "CHAOS --tarpit")),
-                  (("TARPIT", "CHAOS --tarpit"),)):
+    for pairs in ((("TARPIT", "TARPIT"), ("CHAOS --tarpit", "CHAOS --tarpit"),
+                   ("TARPIT --stall", "TARPIT --stall")),
+                  (("TARPIT", "CHAOS --tarpit"), ("TARPIT --stall", "TARPIT"))):
         c0 = {(n, v): rule_counts(n, ipt(v))
               for n in (A, B) for v in (4, 6)}
         for v in (4, 6):
@@ -334,7 +337,7 @@ def loop(w):
 def spoof(w):
     c0 = {v: rule_counts(B, ipt(v)) for v in (4, 6)}
     for v in (4, 6):
-        for name in ("TARPIT", "CHAOS --tarpit"):
+        for name in ("TARPIT", "TARPIT --stall", "CHAOS --tarpit"):
             frames = [w.frame(v, A, "A", random.randint(1024, 65535),
                               PORT[name], rnd(), rnd(),
                               saddr=SPOOF[v] % random.randint(1, 254))
@@ -344,7 +347,7 @@ def spoof(w):
     c = {v: rule_counts(B, ipt(v)) for v in (4, 6)}
     quiesce(stopped)
     for v in (4, 6):
-        for name in ("TARPIT", "CHAOS --tarpit"):
+        for name in ("TARPIT", "TARPIT --stall", "CHAOS --tarpit"):
             n = c[v]["s%d" % PORT[name]] - c0[v]["s%d" % PORT[name]]
             report(n == 0,
                    "v%d %s: 1000 ACKs from spoofed sources" % (v, name),

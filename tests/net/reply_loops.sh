@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # No forged reply feeds another: two namespaces (loopa, loopb) on one
-# veth with our targets on tcp ports 1001-1007, crafted packets sent
+# veth with our targets on tcp ports 1001-1010, crafted packets sent
 # between them (AF_PACKET), replies counted on the wire (details in
 # reply_loops.py):
 # - every pair of DELUDE, TARPIT (all modes) and CHAOS (all variants): a
@@ -10,7 +10,7 @@
 #   handshake, so that the answers that need a cookie (greeting, tarpit
 #   probe answer, honeypot ACK) reach every target;
 # - one crafted ACK from A:port to B:port between two tarpits (TARPIT,
-#   CHAOS --tarpit): at most one reply in total;
+#   TARPIT --stall, CHAOS --tarpit): at most one reply in total;
 # - 1000 ACKs from spoofed sources with random numbers: no reply;
 # - nmap --badsum probes (bad TCP checksum) get no answer from any target,
 #   in INPUT and FORWARD, with conntrack on (which leaves them

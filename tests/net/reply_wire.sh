@@ -1,6 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The reply core on the wire, IPv4 and IPv6:
+# - TARPIT's SYN/ACK: --stall's as a real listener's, --tarpit's too but
+#   for its zero window;
 # - DELUDE's SYN/ACK and RST, captured with tcpdump -vv where host sends
 #   them and where client receives them, with host's tx checksum offload
 #   on and off: checksums correct, TTL/hop limit 64, the SYN/ACK's window
@@ -117,6 +119,35 @@ done
 # The tcp match would drop the truncated headers crafted below.
 for ipt in iptables-legacy ip6tables-legacy; do
 	ns host $ipt -D INPUT -p tcp --dport 8001 -j ACCEPT
+done
+
+# TARPIT's SYN/ACK: the real listener's in --stall mode, but for a zero
+# window in --tarpit mode.
+for ipt in iptables-legacy ip6tables-legacy; do
+	ns host $ipt -I INPUT -p tcp --dport 8002 -j TARPIT --stall
+	ns host $ipt -I INPUT -p tcp --dport 8003 -j TARPIT
+done
+for v in 4 6; do
+	target=$HOST4
+	[ $v = 6 ] && target=$HOST6
+	for mode in stall tarpit; do
+		port=8002 want=${shape[$v]}
+		[ $mode = stall ] ||
+			port=8003 want=$(sed 's/^win [0-9]*,/win 0,/' <<< "$want")
+		capture client "$tmp/t$v" "ip$([ $v = 6 ] && echo 6) and tcp src port $port"
+		CLIENT_SECS=60 tcp_client client connect "$target" $port >/dev/null
+		tcpdump_wait
+		got=$(synack_shape "$tmp/t$v")
+		if [ -n "$want" ] && [ "$got" = "$want" ]; then
+			pass "v$v TARPIT --$mode: SYN/ACK $got"
+		else
+			fail "v$v TARPIT --$mode: SYN/ACK (expected '$want', got '$got')"
+		fi
+	done
+done
+for ipt in iptables-legacy ip6tables-legacy; do
+	ns host $ipt -D INPUT -p tcp --dport 8002 -j TARPIT --stall
+	ns host $ipt -D INPUT -p tcp --dport 8003 -j TARPIT
 done
 for tx in on off; do
 	got=$(offload host eth0 tx $tx)

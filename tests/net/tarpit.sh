@@ -7,7 +7,11 @@
 #              for 6 s and, beside the other checks, for 60 s;
 #  --honeypot  the payload arrives (string-match counter), all of it is
 #              acked even in GSO/GRO-sized skbs, and the client's FIN too;
-#  --reset     connect is refused.
+#  --reset     connect is refused;
+#  --stall     connect succeeds with the host's own window, the payload
+#              leaves the client, none of it is acked, the window closes
+#              to zero, and the client's retransmissions are answered, so
+#              it holds on for 6 s and, beside the other checks, for 60 s.
 # INPUT on host (iptables-legacy), --tarpit also in FORWARD on router
 # (iptables-nft).
 set -e
@@ -35,6 +39,11 @@ for v in 4 6; do
 	ns host $ipt -A INPUT -p tcp --dport 9000 -j TARPIT
 	ns host $ipt -A INPUT -p tcp --dport 9001 -j TARPIT --honeypot
 	ns host $ipt -A INPUT -p tcp --dport 9002 -j TARPIT --reset
+	ns host $ipt -A INPUT -p tcp --dport 9003 -m string --algo bm \
+		--string CHAOSPAYLOAD -m comment --comment "payload-stall$v"
+	ns host $ipt -A INPUT -p tcp --dport 9003:9004 -j TARPIT --stall
+	ns host $ipt -A OUTPUT -p tcp --sport 9003 --tcp-flags SYN NONE \
+		-m comment --comment "answer-stall$v"
 done
 ns router iptables-nft -A FORWARD -p tcp -d "$HOST4" --dport 9100 \
 	-j TARPIT --tarpit
@@ -60,6 +69,35 @@ check_hold() {
 	hold_verdict "$1" $HOLD 3 "$got"
 }
 
+# stall_verdict WHAT SECS GOT ANSWERS: tcp_client.py hold's report against
+# --stall, and how many answers (not the SYN/ACK) host sent meanwhile. The
+# retransmissions back off from 200 ms: at least 3 within 6 s. Of the
+# bytes acked only the SYN's one counts.
+stall_verdict() {
+	local what=$1 secs=$2 got=$3 answers=$4
+	if [[ "$got" == "held snd_wnd=0 "*" acked=1 "* ]] && [ "$answers" -ge 3 ]; then
+		pass "$what: held ${secs}s, nothing acked, zero window, $answers retransmissions answered ($got)"
+	else
+		fail "$what: stall (expected 'held snd_wnd=0 ... acked=1' and >= 3 answers, got '$got', $answers answers)"
+	fi
+}
+
+# check_stall V TARGET
+check_stall() {
+	local ipt=iptables-legacy got c0
+	[ "$1" = 6 ] && ipt=ip6tables-legacy
+	c0=$(ipt_pkts host $ipt "answer-stall$1")
+	got=$(CLIENT_SECS=60 tcp_client client hold "$2" 9003 $HOLD)
+	stall_verdict "INPUT v$1 --stall" $HOLD "$got" \
+		$(($(ipt_pkts host $ipt "answer-stall$1") - c0))
+	c0=$(ipt_pkts host $ipt "payload-stall$1")
+	if [ "$c0" -gt 0 ]; then
+		pass "INPUT v$1 --stall: the payload left the client ($c0 packets)"
+	else
+		fail "INPUT v$1 --stall: payload packets (expected > 0, got 0)"
+	fi
+}
+
 # A real client held for a minute, beside the other checks: its probes
 # back off to 8 RTOs apart (tcp_retries2=3 caps the backoff), and three
 # unanswered in a row would end it.
@@ -71,6 +109,11 @@ for v in 4 6; do
 		$LONG_HOLD > "$out" &
 	longs="$longs $!"
 done
+# And one held by --stall, on a port of its own.
+longstall=$(mktemp)
+CLIENT_SECS=$((LONG_HOLD + 60)) tcp_client client hold "$HOST4" 9004 \
+	$LONG_HOLD > "$longstall" &
+longs="$longs $!"
 
 for v in 4 6; do
 	ipt=iptables-legacy target=$HOST4
@@ -112,12 +155,20 @@ for v in 4 6; do
 	fi
 
 	check_hold "FORWARD v$v --tarpit" "$target" 9100
+
+	check_stall $v "$target"
 done
 
 # shellcheck disable=SC2086
 wait $longs || true
 hold_verdict "INPUT v4 --tarpit, long" $LONG_HOLD 3 "$(cat "$long4")"
 hold_verdict "INPUT v6 --tarpit, long" $LONG_HOLD 3 "$(cat "$long6")"
-rm -f "$long4" "$long6"
+got=$(cat "$longstall")
+if [[ "$got" == "held snd_wnd=0 "*" acked=1 "* ]]; then
+	pass "INPUT v4 --stall, long: held ${LONG_HOLD}s, nothing acked ($got)"
+else
+	fail "INPUT v4 --stall, long: (expected 'held snd_wnd=0 ... acked=1', got '$got')"
+fi
+rm -f "$long4" "$long6" "$longstall"
 
 finish

@@ -8,6 +8,7 @@ enum xt_tarpit_mode {
 	XT_TARPIT_TARPIT = 0,	/* zero window, hold the peer */
 	XT_TARPIT_HONEYPOT,	/* open window, take the payload */
 	XT_TARPIT_RESET,	/* answer with a RST */
+	XT_TARPIT_STALL,	/* open window until data, then zero */
 	__XT_TARPIT_MAX,
 };
 
