@@ -10,7 +10,8 @@
 # make check-install   the .debs installed, used and purged, in a VM
 # make check-debug     VM tests on a debug kernel (KASAN, kmemleak, lockdep...)
 # make demo            nmap before and after DELUDE, in a VM
-# make bench           scan effect, bench-cost, bench-peer, bench-osscan, in a
+# make bench           scan effect, bench-cost, bench-peer, bench-osscan,
+#                      bench-secondlook, in a
 #                      VM each; build/bench/report.md, scan-time.svg
 #                      (CHAOS_BENCH_QUICK=1: the quick variant)
 # make bench-cost      what the rules cost legitimate traffic, CPU and
@@ -104,13 +105,13 @@ demo: deps
 # Every part runs even if one before it fails, and adds its section to
 # build/bench/report.md; the old results go first, so that the report is
 # of this run only.
-BENCH_PARTS = bench bench-cost bench-peer bench-osscan
+BENCH_PARTS = bench bench-cost bench-peer bench-osscan bench-secondlook
 # The modules are built once here (see tests/bench.inc, bench_build).
 bench: deps
 	@rm -rf build/bench
 	@k=$$(tests/kernels | tail -n 1) && $(MAKE) -s modules plugins KVER=$$k && \
 	export CHAOS_BENCH_BUILT=$$k && rc=0 && n=0 && for b in $(BENCH_PARTS); do \
-		n=$$((n + 1)); echo "make bench: part $$n/4, tests/$$b, at $$(date +%T)"; \
+		n=$$((n + 1)); echo "make bench: part $$n/$(words $(BENCH_PARTS)), tests/$$b, at $$(date +%T)"; \
 		tests/$$b "$$k" || rc=1; done; \
 	echo "make bench: done at $$(date +%T), status $$rc; build/bench/report.md"; \
 	exit $$rc
