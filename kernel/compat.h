@@ -15,8 +15,8 @@
 
 /*
  * 6.1.y before the backport of 6.8's "replace physindev with physinif":
- * nf_bridge_get_physindev() takes no netns. Variadic,
- * so that the header's own declaration expands to itself.
+ * nf_bridge_get_physindev() takes no netns. Variadic, so that the
+ * header's own declaration expands to itself.
  */
 #ifdef CHAOS_PHYSINDEV_NO_NET
 #define nf_bridge_get_physindev(skb, ...) nf_bridge_get_physindev(skb)

@@ -588,7 +588,7 @@ static bool nf_chaos_plan(struct net *net, struct nf_chaos_seg *seg,
 		/*
 		 * A stalled peer's window stays open until it sends data; then
 		 * it is zero and the data never acked, so the peer retransmits
-		 * it, answered, as long as RFC 1122 keeps a zero window open.
+		 * it on its back-off, and each answer keeps it waiting.
 		 */
 		if (answer == NF_CHAOS_STALL && seq + 1 == rcv_nxt)
 			th->window = htons(NF_CHAOS_WINDOW);
