@@ -24,9 +24,10 @@ trap memcg_cleanup EXIT
 require iptables-legacy-restore iptables-nft-restore
 N=256
 
-grep -q cgroup2 /proc/mounts || mount -t cgroup2 none $CG
+grep -q cgroup2 /proc/mounts || mount -t cgroup2 none $CG 2>/dev/null ||
+	{ skip "no cgroup2 (CONFIG_CGROUPS)"; finish; }
 grep -qw memory $CG/cgroup.controllers ||
-	{ skip "no memory controller"; finish; }
+	{ skip "no memory controller (CONFIG_MEMCG)"; finish; }
 echo +memory > $CG/cgroup.subtree_control
 mkdir -p "$GROUP"
 
