@@ -71,14 +71,16 @@ check_hold() {
 
 # stall_verdict WHAT SECS GOT ANSWERS: tcp_client.py hold's report against
 # --stall, and how many answers (not the SYN/ACK) host sent meanwhile. The
-# retransmissions back off from 200 ms: at least 3 within 6 s. Of the
-# bytes acked only the SYN's one counts.
+# retransmissions back off from the RTO, 200 ms or more in a loaded guest:
+# at least 2 within 6 s (once it has seen the zero window, the client
+# would wait 4 minutes even unanswered, so its hold alone proves little).
+# Of the bytes acked only the SYN's one counts.
 stall_verdict() {
 	local what=$1 secs=$2 got=$3 answers=$4
-	if [[ "$got" == "held snd_wnd=0 "*" acked=1 "* ]] && [ "$answers" -ge 3 ]; then
+	if [[ "$got" == "held snd_wnd=0 "*" acked=1 "* ]] && [ "$answers" -ge 2 ]; then
 		pass "$what: held ${secs}s, nothing acked, zero window, $answers retransmissions answered ($got)"
 	else
-		fail "$what: stall (expected 'held snd_wnd=0 ... acked=1' and >= 3 answers, got '$got', $answers answers)"
+		fail "$what: stall (expected 'held snd_wnd=0 ... acked=1' and >= 2 answers, got '$got', $answers answers)"
 	fi
 }
 
