@@ -381,18 +381,15 @@ def badsum(w):
                "expected >= 1 reply, got %d" % n)
 
 
-def held_peer(w, rx, saddr, sport, port):
+def held_peer(w, saddr, sport, port):
     """A real handshake from @saddr:@sport with TARPIT on @port: the
     window probe of that held peer."""
     isn = rnd()
     w.send(A, [w.frame(4, A, "S", sport, port, isn, 0, saddr=saddr)])
-    while True:
-        pkt = rx.recv(100)
-        sp, dp, seq = struct.unpack_from("!HHI", pkt, 20)
-        if pkt[16:20] == socket.inet_aton(saddr) and sp == port and \
-                dp == sport and pkt[33] == 0x12:
-            return w.frame(4, A, "A", sport, port, isn, (seq + 1) & M32,
-                           saddr=saddr)
+    seq = synack(w, 4, port, sport, wait=10)
+    if seq is None:
+        raise RuntimeError("no SYN/ACK to %s:%d" % (saddr, sport))
+    return w.frame(4, A, "A", sport, port, isn, (seq + 1) & M32, saddr=saddr)
 
 
 def ratelimit(w):
@@ -410,13 +407,9 @@ def ratelimit(w):
                             "-I", chain, "-p", "tcp"] + match +
                            [str(port), "-m", "comment", "--comment",
                             "%s%d" % (chain[0], i)], check=True)
-    setns(A)
-    rx = socket.socket(socket.AF_INET, socket.SOCK_RAW, socket.IPPROTO_TCP)
-    rx.settimeout(10)
-    probe = held_peer(w, rx, ADDR[4][A], 40000, port)
-    others = [held_peer(w, rx, saddr, 40001 + i, port)
+    probe = held_peer(w, ADDR[4][A], 40000, port)
+    others = [held_peer(w, saddr, 40001 + i, port)
               for i, saddr in enumerate(OTHERS)]
-    rx.close()
     c0 = rule_counts(B, ipt(4))
     start = time.monotonic()
     for k in range(FLOOD):
