@@ -27,7 +27,7 @@
 #include <net/netfilter/ipv6/nf_reject.h>
 #include "nf_chaos_reply.h"
 
-/* Receive window we offer when we want data: what Linux offers. */
+/* Receive window we offer when we want data, until the route sizes it. */
 #define NF_CHAOS_WINDOW	64240
 /* tcp_full_space() of a socket with the default receive buffer */
 #define NF_CHAOS_SPACE	65536
@@ -47,6 +47,7 @@ struct nf_chaos_seg {
 	struct tcphdr th;
 	__be32 opt[5];
 	bool tstamp;
+	u8 wscale;		/* of the window field, after the SYN/ACK */
 	unsigned int len;
 	char data[NF_CHAOS_BANNER_MAX];
 };
@@ -102,8 +103,11 @@ static u32 nf_chaos_hash(const struct sk_buff *oldskb, u8 family, u32 ports,
 /*
  * Our ISN is the peer's plus a keyed hash of the flow, so any later
  * segment of the flow tells us the peer's ISN from its ACK number:
- * rcv_nxt without keeping state.
+ * rcv_nxt without keeping state. Its top bit is flipped when our SYN/ACK
+ * offered window scaling, which later segments must then use.
  */
+#define NF_CHAOS_COOKIE_WSCALE	BIT(31)
+
 static u32 nf_chaos_cookie(const struct sk_buff *oldskb, u8 family,
 			   const struct tcphdr *oth)
 {
@@ -217,6 +221,15 @@ static unsigned int nf_chaos_put_ts(__be32 *opt, u32 head, u32 tsval,
 	return 3;
 }
 
+/* tcp_select_initial_window()'s window scale for the largest buffer */
+static u8 nf_chaos_rcv_wscale(struct net *net)
+{
+	u32 space = max_t(u32, READ_ONCE(net->ipv4.sysctl_tcp_rmem[2]),
+			  READ_ONCE(sysctl_rmem_max));
+
+	return clamp_t(int, ilog2(space) - 15, 0, TCP_MAX_WSCALE);
+}
+
 /*
  * The SYN/ACK's options, in tcp_options_write()'s order and alignment:
  * MSS (its value once routed), SACK-permitted, timestamps and window
@@ -229,7 +242,7 @@ static unsigned int nf_chaos_syn_opts(struct net *net,
 				      const struct nf_chaos_peer_opts *po)
 {
 	bool sack = po->sack_ok && READ_ONCE(net->ipv4.sysctl_tcp_sack);
-	unsigned int n = 1, space;
+	unsigned int n = 1;
 
 	seg->tstamp = po->saw_tstamp &&
 		      READ_ONCE(net->ipv4.sysctl_tcp_timestamps);
@@ -243,13 +256,9 @@ static unsigned int nf_chaos_syn_opts(struct net *net,
 				      TCPOPT_SACK_PERM << 8 |
 				      TCPOLEN_SACK_PERM);
 	if (po->wscale_ok && READ_ONCE(net->ipv4.sysctl_tcp_window_scaling)) {
-		/* tcp_select_initial_window()'s scale for the largest buffer */
-		space = max_t(u32, READ_ONCE(net->ipv4.sysctl_tcp_rmem[2]),
-			      READ_ONCE(sysctl_rmem_max));
+		seg->wscale = nf_chaos_rcv_wscale(net);
 		seg->opt[n++] = htonl(TCPOPT_NOP << 24 | TCPOPT_WINDOW << 16 |
-				      TCPOLEN_WINDOW << 8 |
-				      clamp_t(int, ilog2(space) - 15, 0,
-					      TCP_MAX_WSCALE));
+				      TCPOLEN_WINDOW << 8 | seg->wscale);
 	}
 	return n;
 }
@@ -270,23 +279,40 @@ static unsigned int nf_chaos_syn_opts(struct net *net,
  * (greeting) or 2^-12 (honeypot, which answers only data and FINs); our
  * pure ACKs pass nowhere, and a greeting, data and a FIN, passes only a
  * honeypot, whose ACK then passes nowhere: no two of our targets can loop.
+ * (Each odds doubled, as either value of the cookie's top bit passes.)
  */
 #define NF_CHAOS_HONEYPOT_MAX	BIT(20)
 
-static bool nf_chaos_acks_cookie(const struct sk_buff *oldskb, u8 family,
-				 const struct tcphdr *oth, u32 dlen,
-				 enum nf_chaos_answer answer, u32 *rcv_nxt)
+/*
+ * The peer's next sequence number, from its ACK of our ISN; and with it
+ * whether our SYN/ACK offered window scaling, as the peer's sequence is
+ * near it, never 2^31 away.
+ */
+static u32 nf_chaos_rcv_nxt(struct net *net, struct nf_chaos_seg *seg,
+			    const struct sk_buff *oldskb, u8 family,
+			    const struct tcphdr *oth)
 {
-	u32 seq = ntohl(oth->seq);
+	u32 rcv_nxt = ntohl(oth->ack_seq);
 
-	*rcv_nxt = ntohl(oth->ack_seq) - nf_chaos_cookie(oldskb, family, oth);
+	rcv_nxt -= nf_chaos_cookie(oldskb, family, oth);
+	if ((ntohl(oth->seq) - rcv_nxt + NF_CHAOS_COOKIE_WSCALE / 2) &
+	    NF_CHAOS_COOKIE_WSCALE) {
+		rcv_nxt -= NF_CHAOS_COOKIE_WSCALE;
+		seg->wscale = nf_chaos_rcv_wscale(net);
+	}
+	return rcv_nxt;
+}
+
+static bool nf_chaos_acks_cookie(u32 seq, u32 rcv_nxt, u32 dlen,
+				 enum nf_chaos_answer answer)
+{
 	if (answer == NF_CHAOS_HONEYPOT)
-		return seq - *rcv_nxt < NF_CHAOS_HONEYPOT_MAX;
+		return seq - rcv_nxt < NF_CHAOS_HONEYPOT_MAX;
 	if (answer == NF_CHAOS_DELUDE_BANNER || answer == NF_CHAOS_BANNER)
-		return seq == *rcv_nxt;
-	if (dlen <= 1 && seq + 1 == *rcv_nxt)
+		return seq == rcv_nxt;
+	if (dlen <= 1 && seq + 1 == rcv_nxt)
 		return true;
-	return seq == *rcv_nxt && dlen && (dlen == 1 || answer == NF_CHAOS_STALL);
+	return seq == rcv_nxt && dlen && (dlen == 1 || answer == NF_CHAOS_STALL);
 }
 
 /*
@@ -295,7 +321,7 @@ static bool nf_chaos_acks_cookie(const struct sk_buff *oldskb, u8 family,
  * handshake: @rcv_nxt - @seq is 1 + L - S. Those segments, its ACK and FIN
  * and whatever it sent before it read the greeting, get no answer: a RST
  * would reach the peer before it read the greeting, and fail the read.
- * A stray segment falls in this window with odds of 2^-16, and then only
+ * A stray segment falls in this window with odds of 2^-15, and then only
  * misses its RST.
  */
 #define NF_CHAOS_GREETED_MAX	BIT(16)
@@ -502,7 +528,9 @@ static void nf_chaos_later_ts(struct net *net, struct nf_chaos_seg *seg,
 			      const struct sk_buff *oldskb, u8 family,
 			      const struct nf_chaos_peer_opts *po)
 {
-	if (po->saw_tstamp && READ_ONCE(net->ipv4.sysctl_tcp_timestamps))
+	seg->tstamp = po->saw_tstamp &&
+		      READ_ONCE(net->ipv4.sysctl_tcp_timestamps);
+	if (seg->tstamp)
 		seg->th.doff += nf_chaos_put_ts(seg->opt,
 						TCPOPT_NOP << 8 | TCPOPT_NOP,
 						nf_chaos_tsval(oldskb, family),
@@ -530,11 +558,12 @@ static bool nf_chaos_plan(struct net *net, struct nf_chaos_seg *seg,
 
 	if (oth->syn && !oth->ack && answer != NF_CHAOS_RESET &&
 	    answer != NF_CHAOS_BANNER) {
-		th->seq = htonl(seq + nf_chaos_cookie(oldskb, family, oth));
+		th->doff += nf_chaos_syn_opts(net, seg, oldskb, family, po);
+		th->seq = htonl(seq + nf_chaos_cookie(oldskb, family, oth) +
+				(seg->wscale ? NF_CHAOS_COOKIE_WSCALE : 0));
 		th->ack_seq = htonl(seq + 1);
 		th->syn = 1;
 		th->ack = 1;
-		th->doff += nf_chaos_syn_opts(net, seg, oldskb, family, po);
 		/*
 		 * A tarpit offers no window at all: the peer sends no data,
 		 * only window probes, and RFC 1122 has it wait as long as
@@ -551,8 +580,9 @@ static bool nf_chaos_plan(struct net *net, struct nf_chaos_seg *seg,
 	case NF_CHAOS_BANNER:
 		/* The handshake's ACK, or the first data, carries our cookie. */
 		if (!oth->syn && oth->ack) {
-			if (nf_chaos_acks_cookie(oldskb, family, oth, dlen,
-						 answer, &rcv_nxt)) {
+			rcv_nxt = nf_chaos_rcv_nxt(net, seg, oldskb, family,
+						   oth);
+			if (nf_chaos_acks_cookie(seq, rcv_nxt, dlen, answer)) {
 				if (!nf_chaos_plan_banner(net, seg, oldskb,
 							  oth, dlen))
 					return false;
@@ -579,9 +609,10 @@ static bool nf_chaos_plan(struct net *net, struct nf_chaos_seg *seg,
 	case NF_CHAOS_TARPIT:
 	case NF_CHAOS_STALL:
 		/* Close attempts and strays go unanswered. */
-		if (oth->syn || oth->fin || !oth->ack ||
-		    !nf_chaos_acks_cookie(oldskb, family, oth, dlen, answer,
-					  &rcv_nxt))
+		if (oth->syn || oth->fin || !oth->ack)
+			return false;
+		rcv_nxt = nf_chaos_rcv_nxt(net, seg, oldskb, family, oth);
+		if (!nf_chaos_acks_cookie(seq, rcv_nxt, dlen, answer))
 			return false;
 		/* Ack exactly what the peer has acked: probes are answered. */
 		th->ack_seq = htonl(rcv_nxt);
@@ -594,9 +625,10 @@ static bool nf_chaos_plan(struct net *net, struct nf_chaos_seg *seg,
 			th->window = htons(NF_CHAOS_WINDOW);
 		break;
 	case NF_CHAOS_HONEYPOT:
-		if (oth->syn || !oth->ack || (!dlen && !oth->fin) ||
-		    !nf_chaos_acks_cookie(oldskb, family, oth, dlen, answer,
-					  &rcv_nxt))
+		if (oth->syn || !oth->ack || (!dlen && !oth->fin))
+			return false;
+		rcv_nxt = nf_chaos_rcv_nxt(net, seg, oldskb, family, oth);
+		if (!nf_chaos_acks_cookie(seq, rcv_nxt, dlen, answer))
 			return false;
 		th->ack_seq = htonl(seq + dlen + oth->fin);
 		th->window = htons(NF_CHAOS_WINDOW);
@@ -611,23 +643,28 @@ static bool nf_chaos_plan(struct net *net, struct nf_chaos_seg *seg,
 }
 
 /*
- * On a SYN/ACK, the MSS option: what a path of @mss lets us receive; and
- * unless it is a tarpit's, the window tcp_select_initial_window() offers
+ * What a path of @mss sizes: on a SYN/ACK, the MSS option, what it lets us
+ * receive; and an open window, the one tcp_select_initial_window() offers
  * from the default buffer: 64 KiB in whole segments (64240 for an MSS of
- * 1460, 65160 for the 1448 that timestamps leave).
+ * 1460, 65160 for the 1448 that timestamps leave), scaled after the
+ * SYN/ACK if it offered scaling, and then as tcp_select_window() rounds.
  */
 static void nf_chaos_put_mss(struct tcphdr *th, const struct nf_chaos_seg *seg,
 			     u32 mss)
 {
 	u32 eff = mss - (seg->tstamp ? TCPOLEN_TSTAMP_ALIGNED : 0);
+	u32 win;
 
-	if (!th->syn)
+	if (th->syn)
+		*(__be32 *)(th + 1) = htonl(TCPOPT_MSS << 24 |
+					    TCPOLEN_MSS << 16 |
+					    min_t(u32, mss, U16_MAX));
+	if (!th->window || !eff)
 		return;
-	*(__be32 *)(th + 1) = htonl(TCPOPT_MSS << 24 | TCPOLEN_MSS << 16 |
-				    min_t(u32, mss, U16_MAX));
-	if (th->window && eff)
-		th->window = htons(min_t(u32, rounddown(NF_CHAOS_SPACE, eff),
-					 U16_MAX));
+	win = rounddown(NF_CHAOS_SPACE, eff);
+	if (!th->syn)
+		win = DIV_ROUND_UP(win, 1U << seg->wscale);
+	th->window = htons(min_t(u32, win, U16_MAX));
 }
 
 /*

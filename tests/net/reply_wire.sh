@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The reply core on the wire, IPv4 and IPv6:
-# - TARPIT's SYN/ACK: --stall's as a real listener's, --tarpit's too but
-#   for its zero window;
+# - TARPIT's SYN/ACK and its answer to a keepalive (the window scaled as
+#   the SYN/ACK offered): --stall's as a real listener's, --tarpit's too
+#   but for its zero window;
 # - DELUDE's SYN/ACK and RST, captured with tcpdump -vv where host sends
 #   them and where client receives them, with host's tx checksum offload
 #   on and off: checksums correct, TTL/hop limit 64, the SYN/ACK's window
@@ -54,6 +55,12 @@ synack_shape() {
 		sed 's/TS val [0-9]* ecr [0-9]*/TS/' | head -n 1
 }
 
+# ack_shape FILE: window and options of the first ACK, as synack_shape
+ack_shape() {
+	sed -n 's/.*Flags \[\.\].* \(win [0-9]*\(, options \[[^]]*\]\)*\).*/\1/p' "$1" |
+		sed 's/TS val [0-9]* ecr [0-9]*/TS/' | head -n 1
+}
+
 # check_capture WHAT FILE TTLPAT SHAPE MAXLEN
 check_capture() {
 	local what=$1 file=$2 ttl=$3 shape=$4 maxlen=$5 n len
@@ -101,8 +108,9 @@ for v in 4 6; do
 done
 
 tmp=$(mktemp -d)
-# The reference: the SYN/ACK of a real listener on host to the same client.
-declare -A shape
+# The reference: the SYN/ACK of a real listener on host to the same client,
+# and its answer to the client's first keepalive.
+declare -A shape ack
 for ipt in iptables-legacy ip6tables-legacy; do
 	ns host $ipt -I INPUT -p tcp --dport 8001 -j ACCEPT
 done
@@ -111,10 +119,11 @@ for v in 4 6; do
 	target=$HOST4
 	[ $v = 6 ] && target=$HOST6
 	capture client "$tmp/l$v" "ip$([ $v = 6 ] && echo 6) and tcp src port 8001"
-	CLIENT_SECS=60 tcp_client client connect "$target" 8001 >/dev/null
+	CLIENT_SECS=60 tcp_client client idle "$target" 8001 3 >/dev/null
 	tcpdump_wait
 	shape[$v]=$(synack_shape "$tmp/l$v")
-	echo "# v$v real listener's SYN/ACK: ${shape[$v]}"
+	ack[$v]=$(ack_shape "$tmp/l$v")
+	echo "# v$v real listener's SYN/ACK: ${shape[$v]}; keepalive ACK: ${ack[$v]}"
 done
 # The tcp match would drop the truncated headers crafted below.
 for ipt in iptables-legacy ip6tables-legacy; do
@@ -131,17 +140,26 @@ for v in 4 6; do
 	target=$HOST4
 	[ $v = 6 ] && target=$HOST6
 	for mode in stall tarpit; do
-		port=8002 want=${shape[$v]}
-		[ $mode = stall ] ||
-			port=8003 want=$(sed 's/^win [0-9]*,/win 0,/' <<< "$want")
+		port=8002 want=${shape[$v]} wack=${ack[$v]}
+		if [ $mode = tarpit ]; then
+			port=8003
+			want=$(sed 's/^win [0-9]*/win 0/' <<< "$want")
+			wack=$(sed 's/^win [0-9]*/win 0/' <<< "$wack")
+		fi
 		capture client "$tmp/t$v" "ip$([ $v = 6 ] && echo 6) and tcp src port $port"
-		CLIENT_SECS=60 tcp_client client connect "$target" $port >/dev/null
+		CLIENT_SECS=60 tcp_client client idle "$target" $port 3 >/dev/null
 		tcpdump_wait
 		got=$(synack_shape "$tmp/t$v")
 		if [ -n "$want" ] && [ "$got" = "$want" ]; then
 			pass "v$v TARPIT --$mode: SYN/ACK $got"
 		else
 			fail "v$v TARPIT --$mode: SYN/ACK (expected '$want', got '$got')"
+		fi
+		got=$(ack_shape "$tmp/t$v")
+		if [ -n "$wack" ] && [ "$got" = "$wack" ]; then
+			pass "v$v TARPIT --$mode: keepalive answered, $got"
+		else
+			fail "v$v TARPIT --$mode: keepalive answer (expected '$wack', got '$got')"
 		fi
 	done
 done

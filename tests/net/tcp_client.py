@@ -11,6 +11,8 @@
                            then close: "acked=N snd_wnd=N state=N" (state 5:
                            FIN_WAIT2, our FIN acked) or "unacked=N ..."
   many HOST PORT N         open N connections at once: "established=N"
+  idle HOST PORT SECS      connect, send nothing, keepalive probes every
+                           second: "alive" or "died after Ns state=N"
 """
 import errno
 import fcntl
@@ -148,6 +150,21 @@ def many(host, port, n):
     return "established=%d" % len(done)
 
 
+def idle(host, port, secs):
+    s = connect(host, port)
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+    s.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE, 1)
+    s.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPINTVL, 1)
+    start = time.monotonic()
+    while time.monotonic() - start < secs:
+        state = tcp_info(s)[0]
+        if state != TCP_ESTABLISHED:
+            return "died after %.1fs state=%d" % (time.monotonic() - start,
+                                                  state)
+        time.sleep(0.1)
+    return "alive"
+
+
 def main(argv):
     cmd, host, port = argv[1], argv[2], int(argv[3])
     if cmd == "connect":
@@ -160,6 +177,8 @@ def main(argv):
         print(honey(host, port, int(argv[4])))
     elif cmd == "many":
         print(many(host, port, int(argv[4])))
+    elif cmd == "idle":
+        print(idle(host, port, float(argv[4])))
     else:
         sys.exit(__doc__)
 
