@@ -7,6 +7,7 @@
 # make deb             the Debian packages chaostables and chaostables-dkms,
 #                      from the tracked files, into build/deb (DEBDIR)
 # make check           host tests, then VM tests on every supported kernel
+#                      and, beside them, check-install's test
 # make check-install   the .debs installed, used and purged, in a VM
 # make check-debug     VM tests on a debug kernel (KASAN, kmemleak, lockdep...)
 # make demo            nmap before and after DELUDE, in a VM
@@ -89,7 +90,7 @@ check: deps
 	tests/check
 
 # The packages installed, used and purged in the VM, on every supported
-# kernel: a DKMS build under TCG takes minutes, too long for make check.
+# kernel (make check runs it beside the VM tests).
 check-install: deps
 	$(MAKE) -s deb
 	rc=0; for k in $$(tests/kernels); do $(MAKE) -s modules KVER=$$k && \
