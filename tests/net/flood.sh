@@ -29,9 +29,12 @@ MIN_RATE=${CHAOS_FLOOD_MIN_RATE:-100}
 CT_TOL=256
 SLAB_TOL_KB=4096
 ctmax=$(sysctl -n net.netfilter.nf_conntrack_max)
+# A socket whose FIN a full table dropped keeps host alive after cleanup,
+# and with it the rules: flush them, so that the modules can unload.
 restore() {
 	sysctl -qw net.netfilter.nf_conntrack_max="$ctmax"
 	rm -f "$CLOG"
+	flush_rules host
 }
 
 setup_topology
@@ -52,11 +55,16 @@ for i in "${!TARGETS[@]}"; do
 		-m comment --comment "flood$((8001 + i))" -j ${TARGETS[$i]}
 done
 
-# Packets conntrack dropped in host for want of a free entry.
+# Packets conntrack dropped in host: for want of a free entry, and also
+# for an allocation that failed or a clash (a debug kernel under TCG had
+# one such drop with the table half empty).
 ct_drops() {
 	ns host conntrack -S 2>/dev/null |
 		sed -n 's/.* drop=\([0-9]*\) .*/\1/p' | awk '{ d += $1 } END { print d + 0 }'
 }
+# Packets conntrack dropped for a full table, as it logs them (the first
+# of a burst always).
+ct_full() { dmesg | grep -c 'nf_conntrack: table full, dropping packet' || true; }
 slab_kb() { awk '/^SUnreclaim:/ { print $2 }' /proc/meminfo; }
 # nf_conntrack objects beyond the entries in host's table (the client's).
 ct_objs() {
@@ -103,12 +111,12 @@ settle() {
 # SRC or random sources, while the client makes requests; check the
 # client, the rule counters and the aftermath.
 flood() {
-	local what=$1 src=$2 ok tries t0 t1 i out c drops rates=
+	local what=$1 src=$2 ok tries t0 t1 i out c drops full rates=
 	local -a c0
 	for i in "${!TARGETS[@]}"; do
 		c0[i]=$(ipt_pkts host iptables-legacy "flood$((8001 + i))")
 	done
-	drops=$(ct_drops)
+	drops=$(ct_drops) full=$(ct_full)
 	t0=$(date +%s.%N)
 	out=$(ns scanner timeout $((SECS + 60)) /usr/bin/python3 "$FLOOD" synflood \
 		eth0 "$dmac" "$src" "$HOST4" "$(seq -s, 8001 8007)" "$SECS" 2>&1) ||
@@ -130,11 +138,12 @@ flood() {
 	echo "# $what: sender $out; at the rules: ${rates%, }; client served $ok/$tries"
 	echo "# $what: client requests (start ok secs): $(awk -v a="$t0" -v b="$t1" \
 		'$1 >= a && $1 < b { printf "%.1f %s %s; ", $1 - a, $2, $3 }' "$CLOG")"
-	drops=$(($(ct_drops) - drops))
-	if [ "$drops" = 0 ]; then
+	drops=$(($(ct_drops) - drops)) full=$(($(ct_full) - full))
+	echo "# $what: conntrack drops $drops, of them for a full table $full"
+	if [ "$full" = 0 ]; then
 		pass "$what: no packet dropped for a full conntrack table"
 	else
-		fail "$what: conntrack table full during the flood (expected 0 drops, got $drops; entries $(ns host conntrack -C) of $(sysctl -n net.netfilter.nf_conntrack_max))"
+		fail "$what: conntrack table full during the flood (expected no \"table full\" message, got $full; entries $(ns host conntrack -C) of $(sysctl -n net.netfilter.nf_conntrack_max))"
 	fi
 	# Under TCG a flood takes most of the CPU: allow a few slow requests.
 	if [ "$tries" -gt 0 ] && [ $((ok * 10)) -ge $((tries * 8)) ]; then
