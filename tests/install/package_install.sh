@@ -13,7 +13,7 @@
 # vm/run's preloaded modules (build/KVER) are unloaded first, so that only
 # the installed ones can load, and loaded again at the end.
 # A DKMS build and two depmod runs under TCG take minutes:
-# vm-timeout: 2700
+# vm-timeout: 4200
 source "$(dirname "$0")/package_lib.inc"
 trap 'rc=$?; reload_preloaded; (exit $rc); cleanup' EXIT
 
