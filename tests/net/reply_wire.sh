@@ -48,18 +48,15 @@ capture() {
 	tcpdump_start "$1" "$2" 60 -l -nn -vv -i eth0 -c 2 "$3"
 }
 
-# synack_shape FILE: the SYN/ACK's window and options, timestamps' values
-# aside, as tcpdump -vv prints them
-synack_shape() {
-	sed -n 's/.*Flags \[S\.\].* \(win [0-9]*, options \[[^]]*\]\).*/\1/p' "$1" |
+# seg_shape FLAGS FILE: window and options of the first segment with
+# tcpdump FLAGS (S. or .), timestamps' values aside, as tcpdump -vv
+# prints them
+seg_shape() {
+	sed -n "s/.*Flags \\[$1\\].* \\(win [0-9]*\\(, options \\[[^]]*\\]\\)*\\).*/\\1/p" "$2" |
 		sed 's/TS val [0-9]* ecr [0-9]*/TS/' | head -n 1
 }
-
-# ack_shape FILE: window and options of the first ACK, as synack_shape
-ack_shape() {
-	sed -n 's/.*Flags \[\.\].* \(win [0-9]*\(, options \[[^]]*\]\)*\).*/\1/p' "$1" |
-		sed 's/TS val [0-9]* ecr [0-9]*/TS/' | head -n 1
-}
+synack_shape() { seg_shape 'S\.' "$1"; }
+ack_shape() { seg_shape '\.' "$1"; }
 
 # check_capture WHAT FILE TTLPAT SHAPE MAXLEN
 check_capture() {

@@ -85,6 +85,18 @@ def connect_only(host, port):
     return "connected"
 
 
+def watch(s, secs):
+    """None if s stays established for secs, else "died after Ns state=N"."""
+    start = time.monotonic()
+    while time.monotonic() - start < secs:
+        state = tcp_info(s)[0]
+        if state != TCP_ESTABLISHED:
+            return "died after %.1fs state=%d" % (time.monotonic() - start,
+                                                  state)
+        time.sleep(0.1)
+    return None
+
+
 def hold(host, port, secs):
     s = connect(host, port)
     s.setblocking(False)
@@ -93,13 +105,10 @@ def hold(host, port, secs):
             s.send(PAYLOAD * 1000)
     except BlockingIOError:
         pass
-    start = time.monotonic()
-    while time.monotonic() - start < secs:
-        state, backoff, acked, snd_wnd, notsent = tcp_info(s)
-        if state != TCP_ESTABLISHED:
-            return "died after %.1fs state=%d" % (time.monotonic() - start,
-                                                  state)
-        time.sleep(0.1)
+    died = watch(s, secs)
+    if died:
+        return died
+    state, backoff, acked, snd_wnd, notsent = tcp_info(s)
     return "held snd_wnd=%d backoff=%d acked=%d notsent=%d" % (
         snd_wnd, backoff, acked, notsent)
 
@@ -155,14 +164,7 @@ def idle(host, port, secs):
     s.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
     s.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE, 1)
     s.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPINTVL, 1)
-    start = time.monotonic()
-    while time.monotonic() - start < secs:
-        state = tcp_info(s)[0]
-        if state != TCP_ESTABLISHED:
-            return "died after %.1fs state=%d" % (time.monotonic() - start,
-                                                  state)
-        time.sleep(0.1)
-    return "alive"
+    return watch(s, secs) or "alive"
 
 
 def main(argv):
