@@ -416,29 +416,14 @@ def send(fam, seed, count, ifname, dmac, manifest):
 
 
 def probe_keys(fam, pkts):
-    """The flows a probe may be answered on: its datagram's (the first
-    fragment's header), and that of each piece that is a datagram by
-    itself (offset 0, no more fragments: the stack takes an IPv6 atomic
-    fragment as it is, RFC 6946, and an IPv4 one is no fragment)."""
-    keys = {flow_key(fam, reassemble(fam, pkts))}
-    if len(pkts) > 1:
-        keys.update(flow_key(fam, p) for p in pkts if whole(fam, p))
-    return keys
-
-
-def whole(fam, p):
-    if fam == 4:
-        return len(p) >= 20 and not struct.unpack_from("!H", p, 6)[0] & 0x3FFF
-    return len(p) >= 48 and p[6] == 44 and \
-        not struct.unpack_from("!H", p, 42)[0] & 0xFFF9
-
-
-def reassemble(fam, pkts):
-    """The datagram the fragments came from (first one's header), for its key."""
-    if len(pkts) == 1:
-        return pkts[0]
-    first = [p for p in pkts if not frag_offset(fam, p)]
-    return first[0] if first else pkts[0]
+    """The flows a probe may be answered on: that of each piece at offset
+    0. The datagram is reassembled under whichever first fragment the
+    stack kept (an overlapping one may be lost or overtaken on the way),
+    a netns without defrag shows the rule the first fragment itself, and
+    a piece that is a datagram by itself (an IPv6 atomic fragment, RFC
+    6946) is taken as it is."""
+    first = [p for p in pkts if not frag_offset(fam, p)] or pkts[:1]
+    return {flow_key(fam, p) for p in first}
 
 
 def frag_offset(fam, p):
