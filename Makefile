@@ -11,9 +11,9 @@
 # make check-install   the .debs installed, used and purged, in a VM
 # make check-debug     VM tests on a debug kernel (KASAN, kmemleak, lockdep...)
 # make demo            nmap before and after DELUDE, in a VM
-# make bench           scan effect, bench-cost, bench-peer, bench-osscan,
-#                      bench-secondlook, in a
-#                      VM each; build/bench/report.md, scan-time.svg
+# make bench           scan effect, bench-timing, bench-cost, bench-peer,
+#                      bench-osscan, bench-secondlook, in a VM each;
+#                      build/bench/report.md, scan-time.svg
 #                      (CHAOS_BENCH_QUICK=1: the quick variant)
 # make bench-cost      what the rules cost legitimate traffic, CPU and
 #                      memory, as ratios, in a VM
@@ -106,7 +106,7 @@ demo: deps
 # Every part runs even if one before it fails, and adds its section to
 # build/bench/report.md; the old results go first, so that the report is
 # of this run only.
-BENCH_PARTS = bench bench-cost bench-peer bench-osscan bench-secondlook
+BENCH_PARTS = bench bench-timing bench-cost bench-peer bench-osscan bench-secondlook
 # The modules are built once here (see tests/bench.inc, bench_build).
 bench: deps
 	@rm -rf build/bench
