@@ -12,9 +12,10 @@
 # make check-debug     VM tests on a debug kernel (KASAN, kmemleak, lockdep...)
 # make demo            nmap before and after DELUDE, in a VM
 # make bench           scan effect, bench-timing, bench-cost, bench-peer,
-#                      bench-osscan, bench-secondlook, in a VM each;
-#                      build/bench/report.md, scan-time.svg
-#                      (CHAOS_BENCH_QUICK=1: the quick variant)
+#                      bench-osscan, bench-secondlook, in a VM each, two
+#                      side by side; build/bench/report.md, scan-time.svg;
+#                      under 30 minutes (CHAOS_BENCH_QUICK=1: under 10,
+#                      CHAOS_BENCH_FULL=1: the whole matrix, hours)
 # make bench-cost      what the rules cost legitimate traffic, CPU and
 #                      memory, as ratios, in a VM
 # make bench-peer      scan-time ratios next to xtables-addons' CHAOS
@@ -103,19 +104,11 @@ check-debug: deps
 demo: deps
 	tests/demo
 
-# Every part runs even if one before it fails, and adds its section to
+# Every part runs even if another fails, and adds its section to
 # build/bench/report.md; the old results go first, so that the report is
-# of this run only.
-BENCH_PARTS = bench bench-timing bench-cost bench-peer bench-osscan bench-secondlook
-# The modules are built once here (see tests/bench.inc, bench_build).
+# of this run only (see tests/bench-all).
 bench: deps
-	@rm -rf build/bench
-	@k=$$(tests/kernels | tail -n 1) && $(MAKE) -s modules plugins KVER=$$k && \
-	export CHAOS_BENCH_BUILT=$$k && rc=0 && n=0 && for b in $(BENCH_PARTS); do \
-		n=$$((n + 1)); echo "make bench: part $$n/$(words $(BENCH_PARTS)), tests/$$b, at $$(date +%T)"; \
-		tests/$$b "$$k" || rc=1; done; \
-	echo "make bench: done at $$(date +%T), status $$rc; build/bench/report.md"; \
-	exit $$rc
+	tests/bench-all
 
 bench-cost: deps
 	tests/bench-cost
