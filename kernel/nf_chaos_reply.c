@@ -23,8 +23,6 @@
 #include <net/tcp.h>
 #include <net/xfrm.h>
 #include <net/netfilter/nf_conntrack.h>
-#include <net/netfilter/ipv4/nf_reject.h>
-#include <net/netfilter/ipv6/nf_reject.h>
 #include "nf_chaos_reply.h"
 
 /* Receive window we offer when we want data, until the route sizes it. */
@@ -125,9 +123,13 @@ nf_chaos_tcphdr_get4(struct net *net, struct sk_buff *oldskb,
 	const struct tcphdr *oth;
 	unsigned int type;
 
-	/* Not a later fragment, not a RST, checksum valid. */
-	oth = nf_reject_ip_tcphdr_get(oldskb, buf, hook);
-	if (!oth)
+	/* Not a later fragment. */
+	if (iph->frag_off & htons(IP_OFFSET) || iph->protocol != IPPROTO_TCP)
+		return NULL;
+	oth = skb_header_pointer(oldskb, ip_hdrlen(oldskb), sizeof(*oth), buf);
+	/* No RST for RST. */
+	if (!oth || oth->rst ||
+	    nf_ip_checksum(oldskb, hook, ip_hdrlen(oldskb), IPPROTO_TCP))
 		return NULL;
 
 	/* Nothing to or from broadcast or multicast, nothing from us. */
@@ -149,10 +151,20 @@ nf_chaos_tcphdr_get6(struct net *net, struct sk_buff *oldskb,
 {
 	const struct ipv6hdr *ip6h = ipv6_hdr(oldskb);
 	const struct tcphdr *oth;
+	u8 proto = ip6h->nexthdr;
+	__be16 frag_off;
+	int thoff;
 
-	/* Not a later fragment, not a RST, checksum valid. */
-	oth = nf_reject_ip6_tcphdr_get(oldskb, buf, tcplen, hook);
-	if (!oth)
+	/* A later fragment ends the walk on its fragment header. */
+	thoff = ipv6_skip_exthdr(oldskb, skb_network_offset(oldskb) +
+				 sizeof(*ip6h), &proto, &frag_off);
+	if (thoff < 0 || proto != IPPROTO_TCP)
+		return NULL;
+	*tcplen = oldskb->len - thoff;
+	oth = skb_header_pointer(oldskb, thoff, sizeof(*oth), buf);
+	/* No RST for RST. */
+	if (!oth || oth->rst ||
+	    nf_ip6_checksum(oldskb, hook, thoff, IPPROTO_TCP))
 		return NULL;
 
 	/* Unicast only, and never a source of our own. */
@@ -729,6 +741,45 @@ static u32 nf_chaos_bridge_mss(const struct sk_buff *oldskb, u32 nhlen)
 	return oldskb->dev->mtu - nhlen - sizeof(struct tcphdr);
 }
 
+/* The IPv4 header of a reply to @oldskb, at the tail of @nskb. */
+static struct iphdr *nf_chaos_iphdr_put(struct sk_buff *nskb,
+					const struct sk_buff *oldskb, u8 ttl)
+{
+	const struct iphdr *oiph = ip_hdr(oldskb);
+	struct iphdr *iph;
+
+	skb_reset_network_header(nskb);
+	iph = skb_put_zero(nskb, sizeof(*iph));
+	iph->version = 4;
+	iph->ihl = sizeof(*iph) / 4;
+	iph->frag_off = htons(IP_DF);
+	iph->ttl = ttl;
+	iph->protocol = IPPROTO_TCP;
+	iph->saddr = oiph->daddr;
+	iph->daddr = oiph->saddr;
+	nskb->protocol = htons(ETH_P_IP);
+	return iph;
+}
+
+/* The IPv6 header of a reply to @oldskb, at the tail of @nskb. */
+static struct ipv6hdr *nf_chaos_ip6hdr_put(struct sk_buff *nskb,
+					   const struct sk_buff *oldskb,
+					   u8 hop_limit)
+{
+	const struct ipv6hdr *oip6h = ipv6_hdr(oldskb);
+	struct ipv6hdr *ip6h;
+
+	skb_reset_network_header(nskb);
+	ip6h = skb_put(nskb, sizeof(*ip6h));
+	ip6_flow_hdr(ip6h, 0, 0);
+	ip6h->nexthdr = IPPROTO_TCP;
+	ip6h->hop_limit = hop_limit;
+	ip6h->saddr = oip6h->daddr;
+	ip6h->daddr = oip6h->saddr;
+	nskb->protocol = htons(ETH_P_IPV6);
+	return ip6h;
+}
+
 /* The segment's header and data, at the tail of @nskb. */
 static void nf_chaos_put_seg(struct sk_buff *nskb,
 			     const struct nf_chaos_seg *seg)
@@ -759,8 +810,8 @@ static bool nf_chaos_send4(struct net *net, struct sk_buff *oldskb,
 		return false;
 	skb_reserve(nskb, LL_MAX_HEADER);
 	nskb->mark = IP4_REPLY_MARK(net, oldskb->mark);
-	iph = nf_reject_iphdr_put(nskb, oldskb, IPPROTO_TCP,
-				  READ_ONCE(net->ipv4.sysctl_ip_default_ttl));
+	iph = nf_chaos_iphdr_put(nskb, oldskb,
+				 READ_ONCE(net->ipv4.sysctl_ip_default_ttl));
 	iph->tot_len = htons(sizeof(*iph) + tcplen);
 	nf_chaos_put_seg(nskb, seg);
 
@@ -845,8 +896,8 @@ static bool nf_chaos_send6(struct net *net, struct sk_buff *oldskb,
 		return false;
 	skb_reserve(nskb, LL_MAX_HEADER);
 	nskb->mark = IP6_REPLY_MARK(net, oldskb->mark);
-	ip6h = nf_reject_ip6hdr_put(nskb, oldskb, IPPROTO_TCP,
-				    READ_ONCE(net->ipv6.devconf_all->hop_limit));
+	ip6h = nf_chaos_ip6hdr_put(nskb, oldskb,
+				   READ_ONCE(net->ipv6.devconf_all->hop_limit));
 	ip6h->payload_len = htons(tcplen);
 	nf_chaos_put_seg(nskb, seg);
 	th = tcp_hdr(nskb);
@@ -877,7 +928,7 @@ static bool nf_chaos_send6(struct net *net, struct sk_buff *oldskb,
 }
 
 /*
- * nf_reject_ip{,6}_tcphdr_get() trust CHECKSUM_COMPLETE outside PRE_ROUTING
+ * nf_ip{,6}_checksum() trust CHECKSUM_COMPLETE outside PRE_ROUTING
  * and LOCAL_IN, and conntrack's check in PRE_ROUTING leaves a bad segment
  * CHECKSUM_COMPLETE: check it here, or FORWARD would answer nmap --badsum.
  */
