@@ -22,4 +22,21 @@
 #define nf_bridge_get_physindev(skb, ...) nf_bridge_get_physindev(skb)
 #endif
 
+/*
+ * Before 7.x, __inet{,6}_lookup_established() take the hash table that
+ * 7.x finds from the netns. Called by their 7.x arguments under our own
+ * name: a macro of theirs would rewrite the header's declaration too.
+ */
+#ifdef CHAOS_LOOKUP_HASHINFO
+#define chaos_inet_lookup_established(net, ...)			\
+	__inet_lookup_established(net, (net)->ipv4.tcp_death_row.hashinfo, \
+				  __VA_ARGS__)
+#define chaos_inet6_lookup_established(net, ...)			\
+	__inet6_lookup_established(net, (net)->ipv4.tcp_death_row.hashinfo, \
+				   __VA_ARGS__)
+#else
+#define chaos_inet_lookup_established __inet_lookup_established
+#define chaos_inet6_lookup_established __inet6_lookup_established
+#endif
+
 #endif /* _CHAOSTABLES_COMPAT_H */

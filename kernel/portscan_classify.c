@@ -73,18 +73,17 @@ static bool portscan_local_conn(const struct sk_buff *skb,
 	if (state->pf == NFPROTO_IPV4) {
 		const struct iphdr *iph = ip_hdr(skb);
 
-		sk = __inet_lookup_established(net, net->ipv4.tcp_death_row.hashinfo,
-					       iph->saddr, th->source,
-					       iph->daddr, ntohs(th->dest),
-					       state->in->ifindex, 0);
+		sk = chaos_inet_lookup_established(net, iph->saddr, th->source,
+						   iph->daddr, ntohs(th->dest),
+						   state->in->ifindex, 0);
 #if IS_ENABLED(CONFIG_IPV6)
 	} else {
 		const struct ipv6hdr *ip6h = ipv6_hdr(skb);
 
-		sk = __inet6_lookup_established(net, net->ipv4.tcp_death_row.hashinfo,
-						&ip6h->saddr, th->source,
-						&ip6h->daddr, ntohs(th->dest),
-						state->in->ifindex, 0);
+		sk = chaos_inet6_lookup_established(net, &ip6h->saddr,
+						    th->source, &ip6h->daddr,
+						    ntohs(th->dest),
+						    state->in->ifindex, 0);
 #endif
 	}
 	if (!sk)
