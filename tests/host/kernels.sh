@@ -68,7 +68,7 @@ rc=$?
 set -e
 err=$(cat "$tmp/err")
 if [ $rc = 1 ] && [ "$(echo $out)" = "6.1.9-10-$fl 6.12.1000+t1-$fl" ] &&
-   grep -q 'no new kernel.*debian13-root' <<< "$err"; then
+   grep -q 'no new kernel.*debian-root debian13' <<< "$err"; then
 	pass "no Debian 13 root: exit 1, names it ($err)"
 else
 	fail "no Debian 13 root (expected exit 1, 6.1 and 6.12 listed, \"no new kernel\"; got $rc, \"$out\", \"$err\")"
