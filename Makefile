@@ -9,6 +9,8 @@
 # make check           host tests, then VM tests on every supported kernel
 #                      and, beside them, check-install's test
 # make check-install   the .debs installed, used and purged, in a VM
+# make check-next      build only, W=1 and sparse, for the newest kernel
+#                      headers in sid or experimental, with sid's gcc
 # make check-debug     VM tests on a debug kernel (KASAN, kmemleak, lockdep...)
 # make demo            nmap before and after DELUDE, in a VM
 # make bench           scan effect, bench-timing, bench-cost, bench-peer,
@@ -28,7 +30,7 @@ endif
 KVER ?= $(shell ls -d /lib/modules/*/build 2>/dev/null | \
 	  sed 's|/lib/modules/||; s|/build||' | sort -V | tail -n 1)
 KDIR ?= /lib/modules/$(KVER)/build
-BUILD := $(CURDIR)/build/$(KVER)
+BUILD ?= $(CURDIR)/build/$(KVER)
 
 PKG_CONFIG ?= pkg-config
 XTLIBDIR ?= $(shell $(PKG_CONFIG) --variable=xtlibdir xtables)
@@ -98,6 +100,12 @@ check: deps
 check-install: deps
 	tests/check tests/install/package_install.sh
 
+# Build only, W=1 and sparse, against the newest kernel headers sid or
+# experimental has, with sid's compiler: the next kernel's API changes
+# show before users meet them (tests/check-next).
+check-next: deps
+	tests/check-next
+
 check-debug: deps
 	tests/check-debug
 
@@ -119,5 +127,5 @@ bench-peer: deps
 clean:
 	rm -rf build extensions/*.so
 
-.PHONY: all modules modules_install plugins install deb lint deps check check-install check-debug \
+.PHONY: all modules modules_install plugins install deb lint deps check check-install check-next check-debug \
 	demo bench bench-cost bench-peer clean
