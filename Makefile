@@ -35,9 +35,12 @@ BUILD ?= $(CURDIR)/build/$(KVER)
 PKG_CONFIG ?= pkg-config
 XTLIBDIR ?= $(shell $(PKG_CONFIG) --variable=xtlibdir xtables)
 CFLAGS ?= -O2 -g
+# Warnings are errors for us (make check), not for a distribution's build
+# with another compiler (debian/rules: WERROR=).
+WERROR ?= -Werror
 # As iptables builds its own: XTABLES_INTERNAL and _INIT turn each plugin's
 # _init() into a uniquely named constructor.
-PLUGIN_CFLAGS = $(CFLAGS) -Wall -Wextra -Werror -fPIC -Iinclude \
+PLUGIN_CFLAGS = $(CPPFLAGS) $(CFLAGS) -Wall -Wextra $(WERROR) -fPIC -Iinclude \
 		 -DXTABLES_INTERNAL $(shell $(PKG_CONFIG) --cflags xtables)
 PLUGIN_LDFLAGS := $(LDFLAGS) -shared
 # Plugins for another userspace (the Debian 13 root's) go elsewhere.
