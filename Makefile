@@ -6,6 +6,8 @@
 #                      the running kernel), plugins to xtables' plugin dir
 # make deb             the Debian packages chaostables and chaostables-dkms,
 #                      from the tracked files, into build/deb (DEBDIR)
+# make dist            the release tarball build/chaostables-VERSION.tar.gz
+#                      (a source package: dpkg-buildpackage works in it)
 # make check           host tests, then VM tests on every supported kernel
 #                      and, beside them, check-install's test
 # make check-install   the .debs installed, used and purged, in a VM
@@ -79,13 +81,31 @@ install: modules_install plugins
 	install -d $(DESTDIR)$(XTLIBDIR)
 	install -m 0644 $(PLUGINS) $(DESTDIR)$(XTLIBDIR)/
 
+# The source files: git's in a checkout, MANIFEST's (written by make dist)
+# in an unpacked release tarball. Never what a build left in the tree.
+VERSION := $(shell sed -n 's/^PACKAGE_VERSION="\(.*\)"$$/\1/p' dkms.conf)
+SOURCES := $(if $(wildcard .git),git ls-files,grep -v '^MANIFEST$$' MANIFEST)
+
 DEBDIR ?= $(CURDIR)/build/deb
 deb:
 	rm -rf $(DEBDIR)/src $(DEBDIR)/chaostables*
 	mkdir -p $(DEBDIR)/src
-	git ls-files -z | cpio -0pdm --quiet $(DEBDIR)/src
+	$(SOURCES) | cpio -pdm --quiet $(DEBDIR)/src
 	cd $(DEBDIR)/src && dpkg-buildpackage -us -uc -b
 	rm -rf $(DEBDIR)/src
+
+# Reproducible: sorted, owned by root, every mtime the changelog's date.
+DISTDIR := build/dist/chaostables-$(VERSION)
+dist:
+	rm -rf build/dist build/chaostables-$(VERSION).tar.gz
+	mkdir -p $(DISTDIR)
+	$(SOURCES) | cpio -pdm --quiet $(DISTDIR)
+	{ $(SOURCES); echo MANIFEST; } | LC_ALL=C sort > $(DISTDIR)/MANIFEST
+	tar -C build/dist --sort=name --owner=0 --group=0 --numeric-owner \
+		--mtime=@$$(dpkg-parsechangelog -l debian/changelog -S Timestamp) \
+		-cf - chaostables-$(VERSION) | gzip -n9 > build/chaostables-$(VERSION).tar.gz
+	rm -rf build/dist
+	@echo build/chaostables-$(VERSION).tar.gz
 
 # Static checks: checkpatch (from linux-source) and sparse.
 lint: plugins
@@ -130,5 +150,5 @@ bench-peer: deps
 clean:
 	rm -rf build extensions/*.so
 
-.PHONY: all modules modules_install plugins install deb lint deps check check-install check-next check-debug \
-	demo bench bench-cost bench-peer clean
+.PHONY: all modules modules_install plugins install deb dist lint deps check check-install check-next \
+	check-debug demo bench bench-cost bench-peer clean
