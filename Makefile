@@ -118,10 +118,11 @@ deps:
 check: deps
 	tests/check
 
-# The packages installed, used and purged in the VM, on every supported
-# kernel (make check runs it beside the VM tests).
+# The packages installed, used and purged in the VM, and the base
+# firewall kept when our modules are missing, on every supported kernel
+# (make check runs them beside the VM tests).
 check-install: deps
-	tests/check tests/install/package_install.sh
+	tests/check tests/install/fail_closed.sh tests/install/package_install.sh
 
 # Build only, W=1 and sparse, against the newest kernel headers sid or
 # experimental has, with sid's compiler: the next kernel's API changes
