@@ -28,12 +28,16 @@
  * name: a macro of theirs would rewrite the header's declaration too.
  */
 #ifdef CHAOS_LOOKUP_HASHINFO
-#define chaos_inet_lookup_established(net, ...)			\
-	__inet_lookup_established(net, (net)->ipv4.tcp_death_row.hashinfo, \
-				  __VA_ARGS__)
-#define chaos_inet6_lookup_established(net, ...)			\
-	__inet6_lookup_established(net, (net)->ipv4.tcp_death_row.hashinfo, \
-				   __VA_ARGS__)
+#define chaos_inet_lookup_established(net, ...) ({			\
+	typeof(net) net_ = (net);					\
+	__inet_lookup_established(net_, net_->ipv4.tcp_death_row.hashinfo, \
+				  __VA_ARGS__);				\
+})
+#define chaos_inet6_lookup_established(net, ...) ({			\
+	typeof(net) net_ = (net);					\
+	__inet6_lookup_established(net_, net_->ipv4.tcp_death_row.hashinfo, \
+				   __VA_ARGS__);			\
+})
 #else
 #define chaos_inet_lookup_established __inet_lookup_established
 #define chaos_inet6_lookup_established __inet6_lookup_established
