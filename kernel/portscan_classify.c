@@ -93,20 +93,59 @@ static bool portscan_local_conn(const struct sk_buff *skb,
 }
 
 /*
+ * A well-formed timestamp option (kind 8, length 10, non-zero echo) among
+ * the options of @th, which lie inside the segment: what every segment of
+ * a connection that negotiated timestamps carries, its keepalives too.
+ */
+static bool portscan_live_ts(const struct sk_buff *skb, unsigned int thoff,
+			     const struct tcphdr *th)
+{
+	unsigned int len = __tcp_hdrlen(th) - sizeof(*th), i = 0;
+	u8 _opt[MAX_TCP_OPTION_SPACE];
+	const u8 *opt;
+
+	opt = skb_header_pointer(skb, thoff + sizeof(*th), len, _opt);
+	if (!opt)
+		return false;
+	while (i < len) {
+		if (opt[i] == TCPOPT_EOL)
+			break;
+		if (opt[i] == TCPOPT_NOP) {
+			i++;
+			continue;
+		}
+		if (i + 1 >= len || opt[i + 1] < 2 || i + opt[i + 1] > len)
+			return false;
+		if (opt[i] == TCPOPT_TIMESTAMP)
+			return opt[i + 1] == TCPOLEN_TIMESTAMP &&
+			       get_unaligned_be32(&opt[i + 6]);
+		i += opt[i + 1];
+	}
+	return false;
+}
+
+/*
  * A segment (not a SYN) that conntrack has no history for: flushed,
  * expired, failed over, or older than conntrack in this netns. It is
  * real if it is a RST (an answer to our own attempt, or late), carries
- * payload or TCP options (scan probes carry neither; the segments of a
- * connection that negotiated timestamps all carry them, keepalives too,
- * which is what FORWARD has to go by), or a local socket owns it.
+ * payload, or a local socket owns it. In LOCAL_IN that lookup is the
+ * whole answer. Elsewhere (FORWARD, OUTPUT, a PRE_ROUTING segment no
+ * socket owns) a timestamp option with an echo on an ACK or FIN|ACK is
+ * what a live connection's bare segments carry, its keepalives too;
+ * scan probes carry none, or other options, or flags no live
+ * connection sends without history (SYN|ACK).
  */
 static bool portscan_unknown_real(const struct sk_buff *skb,
 				  unsigned int thoff, const struct tcphdr *th,
 				  const struct nf_hook_state *state)
 {
-	return th->rst || __tcp_hdrlen(th) > sizeof(*th) ||
-	       skb->len > thoff + __tcp_hdrlen(th) ||
-	       portscan_local_conn(skb, th, state);
+	if (th->rst || skb->len > thoff + __tcp_hdrlen(th) ||
+	    portscan_local_conn(skb, th, state))
+		return true;
+	if (state->hook == NF_INET_LOCAL_IN || th->syn || !th->ack ||
+	    __tcp_hdrlen(th) < sizeof(*th) + TCPOLEN_TIMESTAMP)
+		return false;
+	return portscan_live_ts(skb, thoff, th);
 }
 
 /* Classes decided by the flow history, for ORIGINAL-direction segments. */
@@ -139,9 +178,13 @@ unsigned int portscan_classify(const struct sk_buff *skb, unsigned int thoff,
 	if (!th)
 		return 0;
 	flags = tcp_flag_byte(th);
-	/* No stack sends absurd flags or a header shorter than 20 bytes. */
+	/*
+	 * No stack sends absurd flags, or a header shorter than 20 bytes or
+	 * longer than the segment.
+	 */
 	if (!portscan_sane_flags[flags & PORTSCAN_FLAGS] ||
-	    __tcp_hdrlen(th) < sizeof(*th))
+	    __tcp_hdrlen(th) < sizeof(*th) ||
+	    __tcp_hdrlen(th) > skb->len - thoff)
 		return XT_PORTSCAN_STEALTH;
 	bare_syn = (flags & (TCPHDR_SYN | TCPHDR_ACK)) == TCPHDR_SYN;
 
