@@ -56,29 +56,28 @@ static void portscan_mt_destroy(const struct xt_mtdtor_param *par)
 	nf_ct_netns_put(par->net, par->family);
 }
 
+/*
+ * x_tables finds a match by the name in the rule, so xtables-addons'
+ * name for it, lscan, is registered too: the same match, options and
+ * state; rules keep the name they were written with.
+ */
+#define PORTSCAN_MT_REG(_name, _family) {				\
+	.name		= (_name),					\
+	.revision	= 0,						\
+	.family		= (_family),					\
+	.proto		= IPPROTO_TCP,					\
+	.match		= portscan_mt,					\
+	.checkentry	= portscan_mt_check,				\
+	.destroy	= portscan_mt_destroy,				\
+	.matchsize	= XT_ALIGN(sizeof(struct xt_portscan_mtinfo)),	\
+	.me		= THIS_MODULE,					\
+}
+
 static struct xt_match portscan_mt_reg[] __read_mostly = {
-	{
-		.name		= "portscan",
-		.revision	= 0,
-		.family		= NFPROTO_IPV4,
-		.proto		= IPPROTO_TCP,
-		.match		= portscan_mt,
-		.checkentry	= portscan_mt_check,
-		.destroy	= portscan_mt_destroy,
-		.matchsize	= XT_ALIGN(sizeof(struct xt_portscan_mtinfo)),
-		.me		= THIS_MODULE,
-	},
-	{
-		.name		= "portscan",
-		.revision	= 0,
-		.family		= NFPROTO_IPV6,
-		.proto		= IPPROTO_TCP,
-		.match		= portscan_mt,
-		.checkentry	= portscan_mt_check,
-		.destroy	= portscan_mt_destroy,
-		.matchsize	= XT_ALIGN(sizeof(struct xt_portscan_mtinfo)),
-		.me		= THIS_MODULE,
-	},
+	PORTSCAN_MT_REG("portscan", NFPROTO_IPV4),
+	PORTSCAN_MT_REG("portscan", NFPROTO_IPV6),
+	PORTSCAN_MT_REG("lscan", NFPROTO_IPV4),
+	PORTSCAN_MT_REG("lscan", NFPROTO_IPV6),
 };
 
 static int __init portscan_mt_init(void)
@@ -107,3 +106,5 @@ MODULE_DESCRIPTION("Xtables: TCP port scan detection");
 MODULE_LICENSE("GPL");
 MODULE_ALIAS("ipt_portscan");
 MODULE_ALIAS("ip6t_portscan");
+MODULE_ALIAS("ipt_lscan");
+MODULE_ALIAS("ip6t_lscan");
