@@ -48,6 +48,9 @@ PLUGIN_LDFLAGS := $(LDFLAGS) -shared
 # Plugins for another userspace (the Debian 13 root's) go elsewhere.
 PLUGINDIR ?= extensions
 PLUGINS := $(patsubst extensions/%.c,$(PLUGINDIR)/%.so,$(wildcard extensions/libxt_*.c))
+# iptables loads a plugin by the name in the rule: xtables-addons' name of
+# the portscan match finds the one plugin through a symlink.
+PLUGIN_ALIASES := $(PLUGINDIR)/libxt_lscan.so
 KSRC := Kbuild $(wildcard kernel/*.[ch] include/linux/netfilter/*.h)
 
 all: modules plugins
@@ -71,15 +74,19 @@ modules_install: modules
 	$(MAKE) -C $(KDIR) M=$(BUILD) INSTALL_MOD_DIR=extra modules_install
 	depmod -a $(KVER)
 
-plugins: $(PLUGINS)
+plugins: $(PLUGINS) $(PLUGIN_ALIASES)
 
 $(PLUGINDIR)/libxt_%.so: extensions/libxt_%.c $(wildcard include/linux/netfilter/*.h)
 	@mkdir -p $(PLUGINDIR)
 	$(CC) $(PLUGIN_CFLAGS) -D_INIT=libxt_$*_init $(PLUGIN_LDFLAGS) -o $@ $<
 
+$(PLUGINDIR)/libxt_lscan.so: $(PLUGINDIR)/libxt_portscan.so
+	ln -sf $(notdir $<) $@
+
 install: modules_install plugins
 	install -d $(DESTDIR)$(XTLIBDIR)
 	install -m 0644 $(PLUGINS) $(DESTDIR)$(XTLIBDIR)/
+	cp -P $(PLUGIN_ALIASES) $(DESTDIR)$(XTLIBDIR)/
 
 # The source files: git's in a checkout, MANIFEST's (written by make dist)
 # in an unpacked release tarball. Never what a build left in the tree.

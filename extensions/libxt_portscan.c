@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* iptables match "portscan": flags flows that behave like nmap probes. */
+/*
+ * iptables match "portscan": flags flows that behave like nmap probes.
+ * "lscan", xtables-addons' name for its match, is the same match.
+ */
 #include <stdio.h>
 #include <stdint.h>
 #include <strings.h>
@@ -31,8 +34,8 @@ static const struct {
 static void portscan_mt_help(void)
 {
 	printf(
-"portscan match options (at least one class; a packet matches if its flow\n"
-"is in any of the given classes):\n"
+"portscan (also named lscan) match options (at least one class; a packet\n"
+"matches if its flow is in any of the given classes):\n"
 "  --stealth             non-SYN TCP packet outside any connection (nmap\n"
 "                        -sF -sN -sX -sA -sW -sM, odd flag combinations)\n"
 "  --synscan             SYN, our SYN/ACK, then RST from the peer (-sS)\n"
@@ -87,8 +90,9 @@ static void portscan_mt_parse(struct xt_option_call *cb)
 	if (cb->entry->id == O_MARK_MASK) {
 		if (!portscan_mask_valid(info->mark_mask))
 			xtables_error(PARAMETER_PROBLEM,
-				      "portscan: --mark-mask 0x%x must contain %u contiguous bits starting at its lowest set bit",
-				      info->mark_mask, XT_PORTSCAN_STATE_BITS);
+				      "%s: --mark-mask 0x%x must contain %u contiguous bits starting at its lowest set bit",
+				      cb->ext_name, info->mark_mask,
+				      XT_PORTSCAN_STATE_BITS);
 		return;
 	}
 	info->match |= portscan_classes[cb->entry->id].flag;
@@ -100,22 +104,35 @@ static void portscan_mt_check(struct xt_fcheck_call *cb)
 
 	if (info->match == 0)
 		xtables_error(PARAMETER_PROBLEM,
-			      "portscan: give at least one of --stealth, --synscan, --cnscan, --grscan");
+			      "%s: give at least one of --stealth, --synscan, --cnscan, --grscan",
+			      cb->ext_name);
+}
+
+static void portscan_print(const char *name, const struct xt_entry_match *m)
+{
+	const struct xt_portscan_mtinfo *info = (const void *)m->data;
+	unsigned int i;
+
+	printf(" %s", name);
+	for (i = 0; i < ARRAY_SIZE(portscan_classes); ++i)
+		if (info->match & portscan_classes[i].flag)
+			printf(" %s", portscan_classes[i].name);
+	if (info->mark_mask != PORTSCAN_MARK_MASK)
+		printf(" mark-mask 0x%x", info->mark_mask);
 }
 
 static void portscan_mt_print(const void *ip __attribute__((unused)),
 			      const struct xt_entry_match *m,
 			      int numeric __attribute__((unused)))
 {
-	const struct xt_portscan_mtinfo *info = (const void *)m->data;
-	unsigned int i;
+	portscan_print("portscan", m);
+}
 
-	printf(" portscan");
-	for (i = 0; i < ARRAY_SIZE(portscan_classes); ++i)
-		if (info->match & portscan_classes[i].flag)
-			printf(" %s", portscan_classes[i].name);
-	if (info->mark_mask != PORTSCAN_MARK_MASK)
-		printf(" mark-mask 0x%x", info->mark_mask);
+static void lscan_mt_print(const void *ip __attribute__((unused)),
+			   const struct xt_entry_match *m,
+			   int numeric __attribute__((unused)))
+{
+	portscan_print("lscan", m);
 }
 
 static void portscan_mt_save(const void *ip __attribute__((unused)),
@@ -131,23 +148,41 @@ static void portscan_mt_save(const void *ip __attribute__((unused)),
 		printf(" --mark-mask 0x%x", info->mark_mask);
 }
 
-static struct xtables_match portscan_mt_reg = {
-	.version       = XTABLES_VERSION,
-	.name          = "portscan",
-	.revision      = 0,
-	.family        = NFPROTO_UNSPEC,
-	.size          = XT_ALIGN(sizeof(struct xt_portscan_mtinfo)),
-	.userspacesize = XT_ALIGN(sizeof(struct xt_portscan_mtinfo)),
-	.help          = portscan_mt_help,
-	.init          = portscan_mt_init,
-	.x6_parse      = portscan_mt_parse,
-	.x6_fcheck     = portscan_mt_check,
-	.print         = portscan_mt_print,
-	.save          = portscan_mt_save,
-	.x6_options    = portscan_mt_opts,
+/* Two names, one match: the kernel registers both (xt_portscan). */
+static struct xtables_match portscan_mt_reg[] = {
+	{
+		.version       = XTABLES_VERSION,
+		.name          = "portscan",
+		.revision      = 0,
+		.family        = NFPROTO_UNSPEC,
+		.size          = XT_ALIGN(sizeof(struct xt_portscan_mtinfo)),
+		.userspacesize = XT_ALIGN(sizeof(struct xt_portscan_mtinfo)),
+		.help          = portscan_mt_help,
+		.init          = portscan_mt_init,
+		.x6_parse      = portscan_mt_parse,
+		.x6_fcheck     = portscan_mt_check,
+		.print         = portscan_mt_print,
+		.save          = portscan_mt_save,
+		.x6_options    = portscan_mt_opts,
+	},
+	{
+		.version       = XTABLES_VERSION,
+		.name          = "lscan",
+		.revision      = 0,
+		.family        = NFPROTO_UNSPEC,
+		.size          = XT_ALIGN(sizeof(struct xt_portscan_mtinfo)),
+		.userspacesize = XT_ALIGN(sizeof(struct xt_portscan_mtinfo)),
+		.help          = portscan_mt_help,
+		.init          = portscan_mt_init,
+		.x6_parse      = portscan_mt_parse,
+		.x6_fcheck     = portscan_mt_check,
+		.print         = lscan_mt_print,
+		.save          = portscan_mt_save,
+		.x6_options    = portscan_mt_opts,
+	},
 };
 
 void _init(void)
 {
-	xtables_register_match(&portscan_mt_reg);
+	xtables_register_matches(portscan_mt_reg, ARRAY_SIZE(portscan_mt_reg));
 }

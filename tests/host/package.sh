@@ -37,7 +37,7 @@ deb_has() {
 }
 xtlib=$(pkg-config --variable=xtlibdir xtables | sed 's|^/||')
 deb_has chaostables "$xtlib/libxt_portscan.so" "$xtlib/libxt_DELUDE.so" \
-	"$xtlib/libxt_TARPIT.so" "$xtlib/libxt_CHAOS.so" \
+	"$xtlib/libxt_TARPIT.so" "$xtlib/libxt_CHAOS.so" "$xtlib/libxt_lscan.so" \
 	usr/share/man/man8/chaostables.8 \
 	usr/share/doc/chaostables/rule-logic.md
 ver=$(dpkg-parsechangelog -l "$TOP/debian/changelog" -S Version | cut -d- -f1)

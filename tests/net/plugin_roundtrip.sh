@@ -27,9 +27,14 @@ first() { printf '%s' "$1" | grep -v '^Warning' | head -n 1; }
 # differ A B: the first differing lines of texts A and B, on one line
 differ() { diff <(echo "$1") <(echo "$2") | grep '^[<>]' | head -n 6 | tr '\n' ' '; }
 
-# The extensions, by their .t files; "of EXT" keeps the rules of EXT.
+# The extensions, by their .t files; "of EXT" keeps the rules of EXT,
+# under any of its names (lscan is portscan's other name).
 EXTS=$(cd "$TOP/extensions" && for t in libxt_*.t; do t=${t#libxt_}; echo "${t%.t}"; done)
-of() { grep -E -- "(-m|-j) $1( |\$)" || true; }
+of() {
+	local names=$1
+	[ "$1" != portscan ] || names="portscan|lscan"
+	grep -E -- "(-m|-j) ($names)( |\$)" || true
+}
 
 for e in $EXTS; do
 	module_loaded "xt_$e"
