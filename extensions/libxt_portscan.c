@@ -17,6 +17,7 @@ enum {
 	O_SYNSCAN,
 	O_CNSCAN,
 	O_GRSCAN,
+	O_MIRAI,
 	O_MARK_MASK,
 };
 
@@ -29,6 +30,7 @@ static const struct {
 	{ "synscan", "SYNSCAN", XT_PORTSCAN_SYN },
 	{ "cnscan",  "CNSCAN",  XT_PORTSCAN_CONNECT },
 	{ "grscan",  "GRSCAN",  XT_PORTSCAN_GRAB },
+	{ "mirai",   "MIRAI",   XT_PORTSCAN_MIRAI },
 };
 
 static void portscan_mt_help(void)
@@ -43,6 +45,8 @@ static void portscan_mt_help(void)
 "                        data (-sT, FIN-connect)\n"
 "  --grscan              handshake, we sent data, the peer left without\n"
 "                        sending any (banner grabbing)\n"
+"  --mirai               SYN whose sequence number is the IPv4 destination\n"
+"                        address (Mirai's scanner)\n"
 "  --mark-mask mask      connmark bits that hold the per-flow state; needs\n"
 "                        %u contiguous bits from its lowest set bit\n"
 "                        (default 0x%08x); use the same mask in every\n"
@@ -58,6 +62,7 @@ static const struct xt_option_entry portscan_mt_opts[] = {
 	{ .name = "synscan", .id = O_SYNSCAN, .type = XTTYPE_NONE },
 	{ .name = "cnscan",  .id = O_CNSCAN,  .type = XTTYPE_NONE },
 	{ .name = "grscan",  .id = O_GRSCAN,  .type = XTTYPE_NONE },
+	{ .name = "mirai",   .id = O_MIRAI,   .type = XTTYPE_NONE },
 	{ .name = "mark-mask", .id = O_MARK_MASK, .type = XTTYPE_UINT32,
 	  .flags = XTOPT_PUT, XTOPT_POINTER(s, mark_mask) },
 	XTOPT_TABLEEND,
@@ -104,7 +109,7 @@ static void portscan_mt_check(struct xt_fcheck_call *cb)
 
 	if (info->match == 0)
 		xtables_error(PARAMETER_PROBLEM,
-			      "%s: give at least one of --stealth, --synscan, --cnscan, --grscan",
+			      "%s: give at least one of --stealth, --synscan, --cnscan, --grscan, --mirai",
 			      cb->ext_name);
 }
 

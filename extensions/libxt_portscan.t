@@ -13,7 +13,9 @@
 -p tcp -m portscan --synscan --mark-mask 0x1f;=;OK
 -p tcp -m portscan --stealth --mark-mask 31;-p tcp -m portscan --stealth --mark-mask 0x1f;OK
 -p tcp -m portscan --synscan -j DROP;=;OK
--p tcp -m lscan --stealth --synscan --cnscan --grscan;=;OK
+-p tcp -m portscan --mirai;=;OK
+-p tcp -m portscan --mirai --stealth;-p tcp -m portscan --stealth --mirai;OK
+-p tcp -m lscan --stealth --synscan --cnscan --grscan --mirai;=;OK
 -p tcp -m lscan --synscan;=;OK
 -p tcp -m lscan --cnscan --mark-mask 0x1f;=;OK
 -p tcp -m portscan;;FAIL
@@ -24,6 +26,7 @@
 -p tcp -m portscan --synscan --mark-mask 0x100000000;;FAIL
 -p tcp -m portscan ! --synscan;;FAIL
 -p tcp -m portscan --synscan --synscan;;FAIL
+-p tcp -m portscan --mirai --mirai;;FAIL
 -p tcp -m lscan;;FAIL
 -p tcp -m lscan ! --stealth;;FAIL
 -p tcp -m lscan --synscan --mark-mask 0x17;;FAIL

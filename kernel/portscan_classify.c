@@ -148,6 +148,24 @@ static bool portscan_unknown_real(const struct sk_buff *skb,
 	return portscan_live_ts(skb, thoff, th);
 }
 
+/*
+ * Mirai's scanner puts the IPv4 destination address into the sequence
+ * number of its SYNs; one real SYN in 2^32 does the same. Behind DNAT the
+ * probe was sent to the address conntrack saw first.
+ */
+static bool portscan_mirai(const struct sk_buff *skb, const struct tcphdr *th,
+			   const struct nf_conn *ct,
+			   enum ip_conntrack_info ctinfo, u8 pf)
+{
+	if (pf != NFPROTO_IPV4)
+		return false;
+	if (th->seq == ip_hdr(skb)->daddr)
+		return true;
+	return ct && !nf_ct_is_template(ct) &&
+	       CTINFO2DIR(ctinfo) == IP_CT_DIR_ORIGINAL &&
+	       th->seq == ct->tuplehash[IP_CT_DIR_ORIGINAL].tuple.dst.u3.ip;
+}
+
 /* Classes decided by the flow history, for ORIGINAL-direction segments. */
 static unsigned int portscan_closing(const struct nf_conn *ct, u8 flags,
 				     u32 state)
@@ -171,7 +189,7 @@ unsigned int portscan_classify(const struct sk_buff *skb, unsigned int thoff,
 	const struct tcphdr *th;
 	struct tcphdr _th;
 	struct nf_conn *ct;
-	bool bare_syn;
+	unsigned int cls;
 	u8 flags;
 
 	th = skb_header_pointer(skb, thoff, sizeof(_th), &_th);
@@ -186,26 +204,26 @@ unsigned int portscan_classify(const struct sk_buff *skb, unsigned int thoff,
 	    __tcp_hdrlen(th) < sizeof(*th) ||
 	    __tcp_hdrlen(th) > skb->len - thoff)
 		return XT_PORTSCAN_STEALTH;
-	bare_syn = (flags & (TCPHDR_SYN | TCPHDR_ACK)) == TCPHDR_SYN;
 
 	ct = nf_ct_get(skb, &ctinfo);
+	if ((flags & (TCPHDR_SYN | TCPHDR_ACK)) == TCPHDR_SYN) {
+		cls = portscan_mirai(skb, th, ct, ctinfo, state->pf) ?
+		      XT_PORTSCAN_MIRAI : 0;
+		if (!ct || nf_ct_is_template(ct) || ctinfo == IP_CT_NEW)
+			cls |= PORTSCAN_OPENING_SYN;
+		return cls;
+	}
 	if (!ct || nf_ct_is_template(ct)) {
-		if (bare_syn)
-			return PORTSCAN_OPENING_SYN;
 		if (ctinfo == IP_CT_UNTRACKED ||
 		    portscan_unknown_real(skb, thoff, th, state) ||
 		    portscan_flow_exists(state->net, skb, state->pf, ct))
 			return 0;
 		return XT_PORTSCAN_STEALTH;
 	}
-	if (ctinfo == IP_CT_NEW) {
-		if (bare_syn)
-			return PORTSCAN_OPENING_SYN;
-		/* Created for this very segment: conntrack picked it up. */
-		if (!nf_ct_is_confirmed(ct) &&
-		    !portscan_unknown_real(skb, thoff, th, state))
-			return XT_PORTSCAN_STEALTH;
-	}
+	/* Created for this very segment: conntrack picked it up. */
+	if (ctinfo == IP_CT_NEW && !nf_ct_is_confirmed(ct) &&
+	    !portscan_unknown_real(skb, thoff, th, state))
+		return XT_PORTSCAN_STEALTH;
 	if (!mark_mask || CTINFO2DIR(ctinfo) != IP_CT_DIR_ORIGINAL)
 		return 0;
 	return portscan_closing(ct, flags,

@@ -14,7 +14,7 @@
  * Classify the TCP segment @skb whose TCP header starts at @thoff, seen
  * at the hook @state.
  * Returns XT_PORTSCAN_* flags plus PORTSCAN_OPENING_SYN. With
- * @mark_mask 0 only the stateless classes (stealth, opening SYN) are
+ * @mark_mask 0 only the stateless classes (stealth, Mirai, opening SYN) are
  * computed; otherwise it must be the mask of the portscan rules of the netns,
  * whose tracking hook keeps the per-flow state. The caller holds
  * nf_ct_netns_get() for the family so that packets carry their conntrack.

@@ -10,7 +10,8 @@ enum {
 	XT_PORTSCAN_SYN     = 1 << 1,	/* SYN, our SYN/ACK, then RST */
 	XT_PORTSCAN_CONNECT = 1 << 2,	/* handshake, close without data */
 	XT_PORTSCAN_GRAB    = 1 << 3,	/* we sent data, peer left silent */
-	XT_PORTSCAN_ALL     = (1 << 4) - 1,
+	XT_PORTSCAN_MIRAI   = 1 << 4,	/* SYN, sequence = IPv4 destination */
+	XT_PORTSCAN_ALL     = (1 << 5) - 1,
 };
 
 /* Number of contiguous connmark bits the state needs. */
