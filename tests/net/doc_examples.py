@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Extract every iptables example of the README and the manual.
+
+usage: doc_examples.py OUTDIR FILE...
+
+Where examples are:
+  man pages (doc/mkman, extensions/*.man): each .nf/.fi block, roff
+    escapes undone, request lines (.RS...) dropped, lines that end in a
+    backslash joined;
+  the README: each run of lines indented by two spaces or more; a
+    command line's first run of three spaces or more starts its comment
+    column, which is dropped.
+What an example is:
+  a rules file, if the block has a table line (*filter, *raw...): its
+    first line may name the file ("# /etc/chaostables/rules.v4"); .v6 or
+    ipv6-icmp makes it IPv6. A file under /etc/chaostables/ is loaded
+    with --noflush on top of the last other rules file of the same
+    family before it in the same document (the base firewall), as
+    chaostables.service loads it;
+  commands, otherwise: the block's lines that start with iptables or
+    ip6tables, run in order (other lines, such as comments or systemctl,
+    are not examples).
+For each example, OUTDIR/N holds its text (OUTDIR/N.base the base
+firewall's, for a --noflush file), and a line goes to stdout:
+  N <tab> cmds|restore4|restore6 <tab> noflush|- <tab> name
+the name being FILE:LINE and the example's first line.
+"""
+import os
+import re
+import sys
+
+TABLE = re.compile(r'^\*(filter|raw|mangle|nat|security)$')
+
+
+def unroff(line):
+    for a, b in (('\\fB', ''), ('\\fI', ''), ('\\fR', ''), ('\\fP', ''),
+                 ('\\&', ''), ('\\-', '-'), ('\\(dq', '"'),
+                 ('\\(aq', "'"), ('\\e', '\\')):
+        line = line.replace(a, b)
+    return line
+
+
+def man_blocks(text):
+    """(line number, [lines]) of each .nf/.fi block."""
+    block = None
+    for n, line in enumerate(text.split('\n'), 1):
+        if line.startswith('.nf'):
+            block = (n + 1, [])
+        elif line.startswith('.fi') and block:
+            yield block
+            block = None
+        elif block is not None and not line.startswith('.'):
+            block[1].append(unroff(line))
+
+
+def readme_blocks(text):
+    block = None
+    for n, line in enumerate(text.split('\n'), 1):
+        if line.startswith('  ') and line.strip():
+            if block is None:
+                block = (n, [])
+            body = line[2:]
+            if re.match(r'\s*ip6?tables\s', body):
+                body = re.split(r'\s{3,}', body.strip())[0]
+            block[1].append(body.rstrip())
+        elif block is not None:
+            yield block
+            block = None
+    if block:
+        yield block
+
+
+def joined(lines):
+    out = []
+    for line in lines:
+        if out and out[-1].endswith('\\'):
+            out[-1] = out[-1][:-1].rstrip() + ' ' + line.strip()
+        else:
+            out.append(line)
+    return out
+
+
+def main():
+    outdir, files = sys.argv[1], sys.argv[2:]
+    n = 0
+    for path in files:
+        text = open(path).read()
+        man = not os.path.basename(path).startswith('README')
+        blocks = man_blocks(text) if man else readme_blocks(text)
+        base = {}
+        for line, lines in blocks:
+            lines = joined(lines)
+            name = '%s:%d' % (path, line)
+            if any(TABLE.match(x.strip()) for x in lines):
+                body = [x.strip() for x in lines]
+                first = body[0] if body[0].startswith('#') else ''
+                v6 = '.v6' in first or any('ipv6-icmp' in x for x in body)
+                fam = '6' if v6 else '4'
+                text = '\n'.join(body) + '\n'
+                n += 1
+                noflush = '/etc/chaostables/' in first
+                if noflush:
+                    if fam not in base:
+                        base[fam] = ''
+                    with open('%s/%d.base' % (outdir, n), 'w') as f:
+                        f.write(base[fam])
+                else:
+                    base[fam] = text
+                with open('%s/%d' % (outdir, n), 'w') as f:
+                    f.write(text)
+                print('%d\trestore%s\t%s\t%s %s' %
+                      (n, fam, 'noflush' if noflush else '-', name,
+                       first or body[0]))
+                continue
+            cmds = [x.strip() for x in lines
+                    if re.match(r'ip6?tables\s', x.strip())]
+            if not cmds:
+                continue
+            n += 1
+            with open('%s/%d' % (outdir, n), 'w') as f:
+                f.write('\n'.join(cmds) + '\n')
+            print('%d\tcmds\t-\t%s %s' % (n, name, cmds[0]))
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,126 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Every iptables example of the README and the manual (doc/mkman,
+# extensions/*.man) loads, with iptables-legacy and with iptables-nft:
+# tests/net/doc_examples.py extracts them (its header says where it
+# looks); each one runs in a fresh network namespace "docex" of its own,
+# with the variant's iptables, ip6tables and their -restore first in
+# PATH, as the admin's alternatives would have them:
+#
+#   commands      each line in order; one that fails is a FAIL naming
+#                 the example and the line
+#   rules files   iptables-restore (ip6tables-restore for IPv6); a file
+#                 under /etc/chaostables/ with --noflush on top of the
+#                 base firewall before it, as chaostables.service loads
+#                 it; then the rules are there (iptables-save)
+#
+# Each source must give at least one example, so that a change of
+# layout cannot make the extraction find nothing and the test pass.
+set -e
+source "$(dirname "$0")/../lib.sh"
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+NS=docex
+BIN=$(mktemp -d)
+EX=$(mktemp -d)
+trap 'rc=$?; [ ! -e /run/netns/$NS ] || wipe; ip netns del $NS 2>/dev/null; rm -rf "$BIN" "$EX"; (exit $rc); cleanup' EXIT
+
+require python3 iptables-legacy iptables-nft
+
+cd "$TOP"
+docs=(README doc/mkman extensions/libxt_*.man)
+list=$(python3 tests/net/doc_examples.py "$EX" "${docs[@]}") ||
+	{ fail "doc_examples.py extracts the examples (it failed)"; finish; }
+for d in "${docs[@]}"; do
+	n=$(cut -f 4 <<< "$list" | grep -c "^$d:" || true)
+	if [ "$n" -gt 0 ]; then
+		pass "$d: $n examples found"
+	else
+		fail "$d: examples found (expected at least 1, got none)"
+	fi
+done
+
+# wipe: no rule or user chain left in $NS, so that its modules can go.
+wipe() {
+	local v t
+	for v in legacy nft; do
+		for t in raw mangle nat filter; do
+			ns $NS "iptables-$v" -t $t -F 2>/dev/null || true
+			ns $NS "iptables-$v" -t $t -X 2>/dev/null || true
+			ns $NS "ip6tables-$v" -t $t -F 2>/dev/null || true
+			ns $NS "ip6tables-$v" -t $t -X 2>/dev/null || true
+		done
+	done
+	ns $NS nft flush ruleset 2>/dev/null || true
+}
+
+# fresh: $NS anew, lo up.
+fresh() {
+	if [ -e /run/netns/$NS ]; then
+		wipe
+		ip netns del $NS
+	fi
+	ip netns add $NS
+	ip -n $NS link set lo up
+}
+
+# run VARIANT CMD...: CMD in $NS with VARIANT's iptables first in PATH;
+# its output in $OUT.
+run() {
+	local v=$1
+	shift
+	OUT=$(ns $NS env PATH="$BIN/$v:$PATH" "$@" 2>&1)
+}
+
+for v in legacy nft; do
+	mkdir -p "$BIN/$v"
+	for c in iptables ip6tables; do
+		for s in "" -save -restore; do
+			ln -sf "/usr/sbin/xtables-$v-multi" "$BIN/$v/$c$s"
+		done
+	done
+done
+
+while IFS=$'\t' read -r id kind flag name; do
+	for v in legacy nft; do
+		what="$name ($v)"
+		fresh
+		case $kind in
+		cmds)
+			ok=1
+			while read -r cmd; do
+				if ! run $v bash -c "$cmd"; then
+					fail "$what: \"$cmd\" loads (expected status 0, got: ${OUT//$'\n'/ })"
+					ok=
+					break
+				fi
+			done < "$EX/$id"
+			[ -z "$ok" ] || pass "$what loads"
+			;;
+		restore4 | restore6)
+			ipt=iptables
+			[ "$kind" = restore4 ] || ipt=ip6tables
+			if [ "$flag" = noflush ] && [ -s "$EX/$id.base" ] &&
+			   ! run $v "$ipt-restore" < "$EX/$id.base"; then
+				fail "$what: its base firewall loads (got: ${OUT//$'\n'/ })"
+				continue
+			fi
+			args=()
+			[ "$flag" != noflush ] || args=(--noflush)
+			if ! run $v "$ipt-restore" "${args[@]}" < "$EX/$id"; then
+				fail "$what loads with $ipt-restore${args[*]:+ ${args[*]}} (got: ${OUT//$'\n'/ })"
+				continue
+			fi
+			# Every rule of the files is in the tables.
+			run $v "$ipt-save" || true
+			want=$(cat "$EX/$id" ${args:+"$EX/$id.base"} | grep -cE '^-[AI] ' || true)
+			got=$(grep -c '^-A ' <<< "$OUT" || true)
+			if [ "$got" = "$want" ]; then
+				pass "$what loads with $ipt-restore${args[*]:+ ${args[*]}}"
+			else
+				fail "$what loads with $ipt-restore${args[*]:+ ${args[*]}} (expected $want rules in $ipt-save, got $got)"
+			fi
+			;;
+		esac
+	done
+done <<< "$list"
+finish
