@@ -1,0 +1,170 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The manual's recommended ruleset (chaostables(8), EXAMPLES), as written
+# there, does what the manual says, IPv4 and IPv6: the base firewall
+# (/etc/iptables/rules.vN) and then /etc/chaostables/rules.vN with
+# --noflush, as chaostables.service loads them, in host; nmap from
+# scanner, a legitimate client from client.
+#
+#  scanner 10.0.1.2 --- router --- host 10.0.3.2: the ruleset, services
+#  client  10.0.2.2 ---/           on 22 and 80 (the base firewall's SSH
+#                                  and HTTP)
+#
+# For each family:
+# - the portscan rule is INPUT's first, before the ESTABLISHED accept;
+# - a client reaches the service on 80, and is not remembered;
+# - nmap -sS of ports 20-26, 80, 1020-1030: 22 and 80 open, no port closed
+#   (DELUDE and TARPIT answer SYN/ACK, CHAOS stays mostly silent), the
+#   portscan rule counted the scan and the scanner is in xt_recent's
+#   list "portscan";
+# - a second -sS of 1024-1030 (CHAOS's ports): the remembered scanner
+#   sees them all open (TARPIT's rule counts);
+# - nmap -sU of 5000-5004: the last rule, CHAOS, counts;
+# - the client still reaches the service.
+# Each with iptables-nft and iptables-legacy in turn (CHAOS_DOC_VARIANTS,
+# "nft legacy").
+# vm-timeout: 900
+set -e
+source "$(dirname "$0")/../lib.sh"
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+VARIANTS=${CHAOS_DOC_VARIANTS:-nft legacy}
+BIN=$(mktemp -d)
+EX=$(mktemp -d)
+trap 'rc=$?; flush_rules host; rm -rf "$BIN" "$EX"; (exit $rc); cleanup' EXIT
+
+require python3 nmap socat iptables-legacy iptables-nft
+
+for V in $VARIANTS; do
+	mkdir -p "$BIN/$V"
+	for c in iptables ip6tables; do
+		for s in "" -save -restore; do
+			ln -sf "/usr/sbin/xtables-$V-multi" "$BIN/$V/$c$s"
+		done
+	done
+done
+# h CMD...: in host, with the variant $V's iptables first in PATH.
+h() { ns host env PATH="$BIN/$V:$PATH" "$@"; }
+
+# full ADDR: ADDR as xt_recent lists it (IPv6 written out in full).
+full() { python3 -c 'import ipaddress, sys; a = ipaddress.ip_address(sys.argv[1]); print(a.exploded if a.version == 6 else a)' "$1"; }
+
+list=$(python3 "$TOP/tests/net/doc_examples.py" "$EX" "$TOP/doc/mkman")
+
+# counter FAMILY PATTERN: packets of the first rule whose save line
+# matches PATTERN.
+counter() {
+	local ipt=iptables
+	[ "$1" = 4 ] || ipt=ip6tables
+	h "$ipt-save" -c | grep -E -- "$2" | head -n 1 |
+		sed -n 's/^\[\([0-9]*\):.*/\1/p'
+}
+
+# reaches ADDR: the client sends a request and gets the service's
+# banner (a client that sends nothing is a banner grabber, --grscan).
+reaches() {
+	printf 'GET / HTTP/1.0\r\n\r\n' |
+		ns client timeout 15 socat -T 10 - "TCP:$1:80" 2>/dev/null |
+		grep -q '^HTTP/1.0 200 OK'
+}
+
+# ports_in STATE: the ports $SCAN_OUT reports in STATE, space separated.
+ports_in() {
+	sed -n 's/.*Ports: //p' <<< "$SCAN_OUT" | tr ',' '\n' |
+		awk -F/ -v s="$1" '$2 == s { gsub(/ /, "", $1); print $1 }' |
+		sort -n | xargs
+}
+
+setup_topology
+start_tcp_server host 22 "SSH-2.0-OpenSSH_9.2p1"
+start_tcp_server host 80 "HTTP/1.0 200 OK"
+
+for V in $VARIANTS; do
+for f in 4 6; do
+	id=$(awk -F'\t' -v k="restore$f" '$2 == k && $3 == "noflush" && $4 ~ /EXAMPLES|rules\.v/ { print $1; exit }' <<< "$list")
+	if [ -z "$id" ]; then
+		fail "IPv$f: the manual has a /etc/chaostables/rules.v$f example (got none)"
+		continue
+	fi
+	eval "host=\$HOST$f scanner=\$SCANNER$f client=\$CLIENT$f"
+	addr=$host
+	[ $f = 4 ] || addr="[$host]"
+	ipt=iptables
+	[ $f = 4 ] || ipt=ip6tables
+	what="IPv$f ($V)"
+	six=()
+	[ $f = 4 ] || six=(-6)
+
+	if ! out=$(h "$ipt-restore" < "$EX/$id.base" 2>&1) ||
+	   ! out=$(h "$ipt-restore" --noflush < "$EX/$id" 2>&1); then
+		fail "$what: the ruleset loads (got: $out)"
+		continue
+	fi
+	expect "$what: the portscan rule is INPUT's first" "*-m portscan*" \
+		"$(h "$ipt-save" | grep -m1 '^-A INPUT')"
+
+	if busywait 45 reaches "$addr"; then
+		pass "$what: client reaches the service"
+	else
+		fail "$what: client reaches the service (expected its banner, got none)"
+	fi
+
+	scan 180 -sS -T4 --max-retries 2 --host-timeout 150s \
+		-p 20-26,80,1020-1030 "${six[@]}" "$host"
+	scan_done && pass "$what: nmap -sS finished (${SCAN_TIME}s)" ||
+		fail "$what: nmap -sS finished (expected it within 180 s, got: $(tail -n 2 <<< "$SCAN_OUT"))"
+	expect "$what: nmap -sS: 22 and 80 open" "* 22 *80 *" " $(ports_in open) "
+	expect "$what: nmap -sS: no port closed" "" "$(ports_in closed)"
+	n=$(counter $f '-m portscan')
+	if [ "${n:-0}" -gt 0 ]; then
+		pass "$what: the portscan rule counted the scan ($n)"
+	else
+		fail "$what: the portscan rule counted the scan (expected >0 packets, got ${n:-none})"
+	fi
+	recent=$(ns host cat /proc/net/xt_recent/portscan 2>/dev/null || true)
+	scanner=$(full "$scanner") client=$(full "$client")
+	if grep -q "src=$scanner " <<< "$recent"; then
+		pass "$what: the scanner is remembered"
+	else
+		fail "$what: the scanner is remembered (expected src=$scanner in xt_recent portscan, got: ${recent:-nothing})"
+	fi
+	if grep -q "src=$client " <<< "$recent"; then
+		fail "$what: the client is not remembered (got: $recent)"
+	else
+		pass "$what: the client is not remembered"
+	fi
+
+	scan 180 -sS -T4 --max-retries 2 --host-timeout 150s \
+		-p 1024-1030 "${six[@]}" "$host"
+	expect "$what: a remembered scanner sees 1024-1030 open" \
+		"1024 1025 1026 1027 1028 1029 1030" "$(ports_in open)"
+	n=$(counter $f 'recent.*--rcheck')
+	if [ "${n:-0}" -gt 0 ]; then
+		pass "$what: the remembered-scanner rule counted ($n)"
+	else
+		fail "$what: the remembered-scanner rule counted (expected >0 packets, got ${n:-none})"
+	fi
+
+	scan 120 -sU -T4 --max-retries 1 --host-timeout 100s \
+		-p 5000-5004 "${six[@]}" "$host"
+	n=$(counter $f '^\[[0-9:]*\] -A INPUT -j CHAOS')
+	if [ "${n:-0}" -gt 0 ]; then
+		pass "$what: the last rule, CHAOS, counted UDP ($n)"
+	else
+		fail "$what: the last rule, CHAOS, counted UDP (expected >0 packets, got ${n:-none})"
+	fi
+
+	# A TCG guest on a busy host may miss one client's 10 s: retry.
+	if busywait 45 reaches "$addr"; then
+		pass "$what: client still reaches the service"
+	else
+		fail "$what: client still reaches the service (expected its banner, got none)"
+		h "$ipt-save" -c | sed 's/^/# /'
+		ns host cat /proc/net/xt_recent/portscan | sed 's/^/# recent: /'
+	fi
+	flush_rules host
+	ns host "$ipt-$V" -F
+	ns host "$ipt-$V" -X
+	ns host "$ipt-$V" -P INPUT ACCEPT
+done
+done
+finish
