@@ -115,7 +115,7 @@ dist:
 	@echo build/chaostables-$(VERSION).tar.gz
 
 # Static checks: checkpatch (from linux-source) and sparse.
-lint: plugins
+lint: modules plugins
 	$(MAKE) -C $(KDIR) M=$(BUILD) C=2 modules
 	tests/checkpatch
 
