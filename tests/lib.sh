@@ -168,6 +168,32 @@ tcpdump_stop() {
 	tcpdump_wait
 }
 
+# offload NS DEV tx|rx on|off: set a checksum offload (no ethtool needed),
+# then print its new state (1 or 0).
+offload() {
+	ns "$1" /usr/bin/python3 - "$2" "$3" "$4" <<'EOF'
+import array, fcntl, socket, struct, sys
+dev, what, val = sys.argv[1], sys.argv[2], sys.argv[3]
+# ETHTOOL_{S,G}{TX,RX}CSUM, SIOCETHTOOL
+scmd, gcmd = {"tx": (0x17, 0x16), "rx": (0x15, 0x14)}[what]
+s = socket.socket()
+for cmd, data in ((scmd, val == "on"), (gcmd, 0)):
+    buf = array.array("B", struct.pack("II", cmd, data))
+    fcntl.ioctl(s, 0x8946, struct.pack("16sP", dev.encode(),
+                                       buf.buffer_info()[0]))
+print(struct.unpack("II", buf.tobytes())[1])
+EOF
+}
+
+# rawtcp NS CMD ARGS...: tests/net/rawtcp.py CMD in NS (spoofed segments
+# and datagrams, and their answers), killed after 120 s.
+rawtcp() {
+	local n=$1
+	shift
+	ns "$n" timeout 120 /usr/bin/python3 \
+		"$(dirname "${BASH_SOURCE[0]}")/net/rawtcp.py" "$@" 2>&1 || true
+}
+
 # tcp_server NS PORT SHELLCMD: forking socat server on v4 and v6, in the
 # background, running SHELLCMD with the connection on stdin and stdout;
 # wait_for_tcp_listen before use (start several, then wait for them).

@@ -26,23 +26,6 @@ require python3 tcpdump iptables-legacy
 
 setup_topology
 
-# offload NS DEV tx|rx on|off: set a checksum offload (no ethtool needed),
-# then print its new state (1 or 0).
-offload() {
-	ns "$1" /usr/bin/python3 - "$2" "$3" "$4" <<'EOF'
-import array, fcntl, socket, struct, sys
-dev, what, val = sys.argv[1], sys.argv[2], sys.argv[3]
-# ETHTOOL_{S,G}{TX,RX}CSUM, SIOCETHTOOL
-scmd, gcmd = {"tx": (0x17, 0x16), "rx": (0x15, 0x14)}[what]
-s = socket.socket()
-for cmd, data in ((scmd, val == "on"), (gcmd, 0)):
-    buf = array.array("B", struct.pack("II", cmd, data))
-    fcntl.ioctl(s, 0x8946, struct.pack("16sP", dev.encode(),
-                                       buf.buffer_info()[0]))
-print(struct.unpack("II", buf.tobytes())[1])
-EOF
-}
-
 # capture NS FILE FILTER: tcpdump -vv for 2 packets, once it captures
 capture() {
 	tcpdump_start "$1" "$2" 60 -l -nn -vv -i eth0 -c 2 "$3"
