@@ -43,4 +43,17 @@
 #define chaos_inet6_lookup_established __inet6_lookup_established
 #endif
 
+/* Before 6.6: tables end in an empty entry, sizes are not passed. */
+#ifdef CHAOS_NO_NET_SYSCTL_SZ
+#define register_net_sysctl_sz(net, path, table, size) \
+	register_net_sysctl(net, path, table)
+#endif
+
+/* Before 6.11, sysctl handlers take a table they may change. */
+#ifdef CHAOS_CTL_TABLE_NO_CONST
+#define chaos_ctl_table struct ctl_table
+#else
+#define chaos_ctl_table const struct ctl_table
+#endif
+
 #endif /* _CHAOSTABLES_COMPAT_H */

@@ -6,12 +6,16 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/bits.h>
+#include <linux/kernel.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter_bridge.h>
 #include <linux/netfilter_ipv4.h>
 #include <linux/netfilter_ipv6.h>
 #include <linux/siphash.h>
+#include <linux/spinlock.h>
+#include <linux/sysctl.h>
 #include <linux/tcp.h>
 #include <net/addrconf.h>
 #include <net/ip.h>
@@ -58,60 +62,128 @@ struct nf_chaos_peer_opts {
 	u32 tsval;
 };
 
-static siphash_key_t nf_chaos_key __read_mostly;
-
 /* What of a segment a hash covers: a prefix of its source, then more. */
 enum nf_chaos_hash_of {
 	NF_CHAOS_HASH_SNET,	/* source address; for IPv6 its /64 */
 	NF_CHAOS_HASH_ADDRS,	/* source and destination address */
-	NF_CHAOS_HASH_FLOW,	/* both addresses and both ports */
+	NF_CHAOS_HASH_FLOW,	/* both addresses, both ports, the epoch */
+	NF_CHAOS_HASHES,
 };
 
+/*
+ * A key per network namespace and per hash: the answer budgets' slots,
+ * the timestamp offsets and the cookies. All three derive from one key,
+ * random unless an admin sets it (net.netfilter.nf_chaos_key), so that
+ * two firewalls behind one address accept each other's cookies.
+ */
+struct nf_chaos_keys {
+	siphash_key_t key[NF_CHAOS_HASHES];
+	struct rcu_head rcu;
+};
+
+/*
+ * The held answers' budgets: a small table per netns of exact sources
+ * (keyed hashes of 64 bits), a few ways a set. A source that finds no
+ * way of its own takes the fullest one, which loses the least: others
+ * cannot drain its budget, however many sources they have, and
+ * evicting it gives it a full one back.
+ */
+#define NF_CHAOS_HELD_SETS	128
+#define NF_CHAOS_HELD_WAYS	4
+
+struct nf_chaos_held_set {
+	spinlock_t lock;	/* of way[] */
+	struct {
+		u64 tag;	/* keyed hash of the source, 0 if free */
+		u64 tat;	/* when the bucket is full again, in ns */
+	} way[NF_CHAOS_HELD_WAYS];
+};
+
+struct nf_chaos_net {
+	struct nf_chaos_keys __rcu *keys;
+	struct nf_chaos_held_set *held;
+	struct ctl_table_header *sysctl;
+	unsigned int epoch;		/* seconds */
+	unsigned int held_rate;		/* answers per second and source */
+};
+
+static unsigned int nf_chaos_net_id __read_mostly;
+static DEFINE_MUTEX(nf_chaos_keys_mutex);
+
+static struct nf_chaos_net *nf_chaos_pernet(struct net *net)
+{
+	return net_generic(net, nf_chaos_net_id);
+}
+
 /* Keyed hash of @of of the segment @oldskb, its ports being @ports. */
-static u32 nf_chaos_hash(const struct sk_buff *oldskb, u8 family, u32 ports,
+static u64 nf_chaos_hash(struct net *net, const struct sk_buff *oldskb,
+			 u8 family, u32 ports, u32 epoch,
 			 enum nf_chaos_hash_of of)
 {
 	static const u8 len6[] = {
 		[NF_CHAOS_HASH_SNET]	= 8,
 		[NF_CHAOS_HASH_ADDRS]	= 32,
-		[NF_CHAOS_HASH_FLOW]	= 36,
+		[NF_CHAOS_HASH_FLOW]	= 40,
 	};
+	const siphash_key_t *key;
 	struct {
 		struct in6_addr saddr;
 		struct in6_addr daddr;
 		u32 ports;
+		u32 epoch;
 	} key6;
+	u8 len;
 
-	net_get_random_once(&nf_chaos_key, sizeof(nf_chaos_key));
-
+	key = &rcu_dereference(nf_chaos_pernet(net)->keys)->key[of];
 	if (family == NFPROTO_IPV4) {
 		const struct iphdr *iph = ip_hdr(oldskb);
-		const u32 key[] = {
-			(__force u32)iph->saddr, (__force u32)iph->daddr, ports,
+		const u32 key4[] = {
+			(__force u32)iph->saddr, (__force u32)iph->daddr,
+			ports, epoch,
 		};
 
-		return siphash(key, (of + 1) * sizeof(key[0]), &nf_chaos_key);
+		return siphash(key4, (of + 1 + (of == NF_CHAOS_HASH_FLOW)) *
+			       sizeof(key4[0]), key);
 	}
 	key6.saddr = ipv6_hdr(oldskb)->saddr;
 	key6.daddr = ipv6_hdr(oldskb)->daddr;
 	key6.ports = ports;
-	return siphash(&key6, len6[of], &nf_chaos_key);
+	key6.epoch = epoch;
+	len = len6[of];
+	/* Link-local peers all share one /64: each is a source of its own. */
+	if (of == NF_CHAOS_HASH_SNET &&
+	    ipv6_addr_type(&key6.saddr) & IPV6_ADDR_LINKLOCAL)
+		len = sizeof(key6.saddr);
+	return siphash(&key6, len, key);
 }
 
 /*
- * Our ISN is the peer's plus a keyed hash of the flow, so any later
- * segment of the flow tells us the peer's ISN from its ACK number:
- * rcv_nxt without keeping state. Its top bit is flipped when our SYN/ACK
- * offered window scaling, which later segments must then use.
+ * Our ISN is the peer's plus a keyed hash of the flow and the epoch, so
+ * any later segment of the flow tells us the peer's ISN from its ACK
+ * number: rcv_nxt without keeping state. Its top bit is flipped when our
+ * SYN/ACK offered window scaling, which later segments must then use.
+ * The epoch, wall-clock seconds over net.netfilter.nf_chaos_epoch, as
+ * SYN cookies' counter, so that an observed cookie expires: a cookie of
+ * this epoch or the last one is accepted, and a connection we hold lives
+ * one to two epochs (HA peers agree on the epoch as on the time).
  */
 #define NF_CHAOS_COOKIE_WSCALE	BIT(31)
+#define NF_CHAOS_EPOCH		3600
+#define NF_CHAOS_EPOCH_MAX	(30 * 86400)
+#define NF_CHAOS_EPOCHS		2
 
-static u32 nf_chaos_cookie(const struct sk_buff *oldskb, u8 family,
-			   const struct tcphdr *oth)
+static u32 nf_chaos_epoch(struct net *net)
 {
-	return nf_chaos_hash(oldskb, family,
+	return div_u64(ktime_get_real_seconds(),
+		       READ_ONCE(nf_chaos_pernet(net)->epoch));
+}
+
+static u32 nf_chaos_cookie(struct net *net, const struct sk_buff *oldskb,
+			   u8 family, const struct tcphdr *oth, u32 epoch)
+{
+	return nf_chaos_hash(net, oldskb, family,
 			     (__force u32)oth->source << 16 |
-			     (__force u16)oth->dest, NF_CHAOS_HASH_FLOW);
+			     (__force u16)oth->dest, epoch, NF_CHAOS_HASH_FLOW);
 }
 
 static const struct tcphdr *
@@ -217,10 +289,12 @@ static void nf_chaos_parse_opts(const struct sk_buff *oldskb,
  * of addresses, as Linux's (secure_tcp_ts_off()), so that it reveals
  * neither the uptime nor that the answers share one clock.
  */
-static u32 nf_chaos_tsval(const struct sk_buff *oldskb, u8 family)
+static u32 nf_chaos_tsval(struct net *net, const struct sk_buff *oldskb,
+			  u8 family)
 {
 	return (u32)div_u64(ktime_get_ns(), NSEC_PER_MSEC) +
-	       nf_chaos_hash(oldskb, family, 0, NF_CHAOS_HASH_ADDRS);
+	       (u32)nf_chaos_hash(net, oldskb, family, 0, 0,
+				  NF_CHAOS_HASH_ADDRS);
 }
 
 /* NOP, NOP, timestamp at @opt, as Linux aligns it when alone. */
@@ -262,7 +336,8 @@ static unsigned int nf_chaos_syn_opts(struct net *net,
 		n += nf_chaos_put_ts(&seg->opt[n], sack ?
 				     TCPOPT_SACK_PERM << 8 | TCPOLEN_SACK_PERM :
 				     TCPOPT_NOP << 8 | TCPOPT_NOP,
-				     nf_chaos_tsval(oldskb, family), po->tsval);
+				     nf_chaos_tsval(net, oldskb, family),
+				     po->tsval);
 	else if (sack)
 		seg->opt[n++] = htonl(TCPOPT_NOP << 24 | TCPOPT_NOP << 16 |
 				      TCPOPT_SACK_PERM << 8 |
@@ -291,7 +366,8 @@ static unsigned int nf_chaos_syn_opts(struct net *net,
  * (greeting) or 2^-12 (honeypot, which answers only data and FINs); our
  * pure ACKs pass nowhere, and a greeting, data and a FIN, passes only a
  * honeypot, whose ACK then passes nowhere: no two of our targets can loop.
- * (Each odds doubled, as either value of the cookie's top bit passes.)
+ * (Each odds doubled, as either value of the cookie's top bit passes, and
+ * doubled again, as a cookie of either of two epochs does.)
  */
 #define NF_CHAOS_HONEYPOT_MAX	BIT(20)
 
@@ -302,11 +378,12 @@ static unsigned int nf_chaos_syn_opts(struct net *net,
  */
 static u32 nf_chaos_rcv_nxt(struct net *net, struct nf_chaos_seg *seg,
 			    const struct sk_buff *oldskb, u8 family,
-			    const struct tcphdr *oth)
+			    const struct tcphdr *oth, u32 epoch)
 {
 	u32 rcv_nxt = ntohl(oth->ack_seq);
 
-	rcv_nxt -= nf_chaos_cookie(oldskb, family, oth);
+	rcv_nxt -= nf_chaos_cookie(net, oldskb, family, oth, epoch);
+	seg->wscale = 0;
 	if ((ntohl(oth->seq) - rcv_nxt + NF_CHAOS_COOKIE_WSCALE / 2) &
 	    NF_CHAOS_COOKIE_WSCALE) {
 		rcv_nxt -= NF_CHAOS_COOKIE_WSCALE;
@@ -344,49 +421,85 @@ static bool nf_chaos_after_greeting(u32 seq, u32 rcv_nxt)
 	       NF_CHAOS_GREETED_MAX + NF_CHAOS_BANNER_MAX + 2;
 }
 
-/*
- * Even so, bound those answers, per source network in a network namespace:
- * a real peer can have them at the rate it sends, a loop through a cookie
- * collision (if any) ends at the first answer the bucket withholds, and
- * one abusive peer uses up only its own source's bucket (and those that
- * share its slot), not the answers of every peer held by the netns. A
- * token bucket kept as one theoretical arrival time in ns (GCRA):
- * lockless, and it never wraps.
- */
-#define NF_CHAOS_HELD_SLOTS	64
-#define NF_CHAOS_HELD_RATE	1000	/* answers per second */
-#define NF_CHAOS_HELD_BURST	1000
-#define NF_CHAOS_HELD_INTERVAL	(NSEC_PER_SEC / NF_CHAOS_HELD_RATE)
-
-struct nf_chaos_net {
-	atomic64_t held_tat[NF_CHAOS_HELD_SLOTS];	/* when full again */
+/* What the answer core makes of a segment. */
+enum nf_chaos_verdict {
+	NF_CHAOS_NOT_OURS,	/* silence, and the caller may answer */
+	NF_CHAOS_OURS,		/* a flow of ours: silence, from all */
+	NF_CHAOS_SEND,		/* the answer in the nf_chaos_seg */
 };
 
-static unsigned int nf_chaos_net_id __read_mostly;
+/*
+ * Whether @oth carries a cookie of this epoch or the last one, and then
+ * the peer's next sequence number in *@rcv_nxt; for a greeting, whether
+ * it follows one of ours (NF_CHAOS_OURS).
+ */
+static enum nf_chaos_verdict
+nf_chaos_check(struct net *net, struct nf_chaos_seg *seg,
+	       const struct sk_buff *oldskb, u8 family,
+	       const struct tcphdr *oth, u32 dlen,
+	       enum nf_chaos_answer answer, u32 *rcv_nxt)
+{
+	enum nf_chaos_verdict ret = NF_CHAOS_NOT_OURS;
+	u32 epoch = nf_chaos_epoch(net), seq = ntohl(oth->seq);
+	unsigned int i;
+
+	for (i = 0; i < NF_CHAOS_EPOCHS; i++, epoch--) {
+		*rcv_nxt = nf_chaos_rcv_nxt(net, seg, oldskb, family, oth,
+					    epoch);
+		if (nf_chaos_acks_cookie(seq, *rcv_nxt, dlen, answer))
+			return NF_CHAOS_SEND;
+		if ((answer == NF_CHAOS_DELUDE_BANNER ||
+		     answer == NF_CHAOS_BANNER) &&
+		    nf_chaos_after_greeting(seq, *rcv_nxt))
+			ret = NF_CHAOS_OURS;
+	}
+	return ret;
+}
+
+/*
+ * Even so, bound those answers, per source (IPv6: per /64) in a network
+ * namespace: a real peer can have them at the rate it sends, a loop
+ * through a cookie collision (if any) ends at the first answer the bucket
+ * withholds, and an abusive peer uses up only its own bucket, never
+ * another's. A token bucket of one second's answers, kept as one
+ * theoretical arrival time in ns (GCRA), which never wraps.
+ */
+#define NF_CHAOS_HELD_RATE	1000	/* default, answers per second */
+#define NF_CHAOS_HELD_RATE_MAX	1000000
 
 static bool nf_chaos_held_allow(struct net *net, const struct sk_buff *oldskb,
 				u8 family)
 {
-	struct nf_chaos_net *cn = net_generic(net, nf_chaos_net_id);
-	u32 slot = nf_chaos_hash(oldskb, family, 0, NF_CHAOS_HASH_SNET) %
-		   NF_CHAOS_HELD_SLOTS;
-	atomic64_t *held_tat = &cn->held_tat[slot];
-	s64 old = atomic64_read(held_tat);
+	struct nf_chaos_net *cn = nf_chaos_pernet(net);
+	u64 tag = nf_chaos_hash(net, oldskb, family, 0, 0,
+				NF_CHAOS_HASH_SNET) | 1;
+	struct nf_chaos_held_set *set;
 	u64 now = ktime_get_mono_fast_ns();
-	u64 tat;
+	u64 interval, tat;
+	unsigned int i, w = 0;
+	bool ok;
 
-	do {
-		tat = max_t(u64, old, now) + NF_CHAOS_HELD_INTERVAL;
-		if (tat - now > NF_CHAOS_HELD_BURST * NF_CHAOS_HELD_INTERVAL)
-			return false;
-	} while (!atomic64_try_cmpxchg(held_tat, &old, tat));
-	return true;
+	interval = NSEC_PER_SEC / READ_ONCE(cn->held_rate);
+	set = &cn->held[(u32)(tag >> 32) % NF_CHAOS_HELD_SETS];
+	spin_lock_bh(&set->lock);
+	for (i = 0; i < NF_CHAOS_HELD_WAYS; i++) {
+		if (set->way[i].tag == tag)
+			break;
+		if (set->way[i].tat < set->way[w].tat)
+			w = i;
+	}
+	if (i == NF_CHAOS_HELD_WAYS) {
+		i = w;
+		set->way[i].tag = tag;
+		set->way[i].tat = 0;
+	}
+	tat = max_t(u64, set->way[i].tat, now) + interval;
+	ok = tat - now <= NSEC_PER_SEC;
+	if (ok)
+		set->way[i].tat = tat;
+	spin_unlock_bh(&set->lock);
+	return ok;
 }
-
-static struct pernet_operations nf_chaos_net_ops = {
-	.id	= &nf_chaos_net_id,
-	.size	= sizeof(struct nf_chaos_net),
-};
 
 /*
  * Greetings (--banner): what a common service on the port would say to a
@@ -545,20 +658,28 @@ static void nf_chaos_later_ts(struct net *net, struct nf_chaos_seg *seg,
 	if (seg->tstamp)
 		seg->th.doff += nf_chaos_put_ts(seg->opt,
 						TCPOPT_NOP << 8 | TCPOPT_NOP,
-						nf_chaos_tsval(oldskb, family),
+						nf_chaos_tsval(net, oldskb, family),
 						po->tsval);
 }
 
-/*
- * Fill @seg with the answer to @oth, which carries @dlen bytes of data.
- * Returns false when the answer is silence.
- */
-static bool nf_chaos_plan(struct net *net, struct nf_chaos_seg *seg,
-			  const struct sk_buff *oldskb, u8 family,
-			  const struct tcphdr *oth, u32 dlen,
-			  const struct nf_chaos_peer_opts *po,
-			  enum nf_chaos_answer answer)
+/* A held peer's answer, if its source's budget allows. */
+static enum nf_chaos_verdict nf_chaos_held(struct net *net,
+					   const struct sk_buff *oldskb,
+					   u8 family)
 {
+	return nf_chaos_held_allow(net, oldskb, family) ? NF_CHAOS_SEND :
+							  NF_CHAOS_OURS;
+}
+
+/* Fill @seg with the answer to @oth, which carries @dlen bytes of data. */
+static enum nf_chaos_verdict
+nf_chaos_plan(struct net *net, struct nf_chaos_seg *seg,
+	      const struct sk_buff *oldskb, u8 family,
+	      const struct tcphdr *oth, u32 dlen,
+	      const struct nf_chaos_peer_opts *po,
+	      enum nf_chaos_answer answer)
+{
+	enum nf_chaos_verdict verdict;
 	struct tcphdr *th = &seg->th;
 	u32 seq = ntohl(oth->seq);
 	u32 rcv_nxt;
@@ -570,8 +691,12 @@ static bool nf_chaos_plan(struct net *net, struct nf_chaos_seg *seg,
 
 	if (oth->syn && !oth->ack && answer != NF_CHAOS_RESET &&
 	    answer != NF_CHAOS_BANNER) {
+		/* A listener drops SYN|FIN (tcp_rcv_state_process()). */
+		if (oth->fin)
+			return NF_CHAOS_NOT_OURS;
 		th->doff += nf_chaos_syn_opts(net, seg, oldskb, family, po);
-		th->seq = htonl(seq + nf_chaos_cookie(oldskb, family, oth) +
+		th->seq = htonl(seq + nf_chaos_cookie(net, oldskb, family, oth,
+						      nf_chaos_epoch(net)) +
 				(seg->wscale ? NF_CHAOS_COOKIE_WSCALE : 0));
 		th->ack_seq = htonl(seq + 1);
 		th->syn = 1;
@@ -584,28 +709,25 @@ static bool nf_chaos_plan(struct net *net, struct nf_chaos_seg *seg,
 		 */
 		if (answer != NF_CHAOS_TARPIT)
 			th->window = htons(NF_CHAOS_WINDOW);
-		return true;
+		return NF_CHAOS_SEND;
 	}
 
 	switch (answer) {
 	case NF_CHAOS_DELUDE_BANNER:
 	case NF_CHAOS_BANNER:
 		/* The handshake's ACK, or the first data, carries our cookie. */
-		if (!oth->syn && oth->ack) {
-			rcv_nxt = nf_chaos_rcv_nxt(net, seg, oldskb, family,
-						   oth);
-			if (nf_chaos_acks_cookie(seq, rcv_nxt, dlen, answer)) {
-				if (!nf_chaos_plan_banner(net, seg, oldskb,
-							  oth, dlen))
-					return false;
-				nf_chaos_later_ts(net, seg, oldskb, family, po);
-				return nf_chaos_held_allow(net, oldskb, family);
-			}
-			if (nf_chaos_after_greeting(seq, rcv_nxt))
-				return false;
+		verdict = NF_CHAOS_NOT_OURS;
+		if (!oth->syn && oth->ack)
+			verdict = nf_chaos_check(net, seg, oldskb, family, oth,
+						 dlen, answer, &rcv_nxt);
+		if (verdict == NF_CHAOS_SEND) {
+			if (!nf_chaos_plan_banner(net, seg, oldskb, oth, dlen))
+				return NF_CHAOS_OURS;
+			nf_chaos_later_ts(net, seg, oldskb, family, po);
+			return nf_chaos_held(net, oldskb, family);
 		}
-		if (answer == NF_CHAOS_BANNER)
-			return false;
+		if (verdict == NF_CHAOS_OURS || answer == NF_CHAOS_BANNER)
+			return verdict;
 		fallthrough;
 	case NF_CHAOS_DELUDE:
 	case NF_CHAOS_RESET:
@@ -617,15 +739,14 @@ static bool nf_chaos_plan(struct net *net, struct nf_chaos_seg *seg,
 			th->ack_seq = htonl(seq + oth->syn + oth->fin + dlen);
 			th->ack = 1;
 		}
-		return true;
+		return NF_CHAOS_SEND;
 	case NF_CHAOS_TARPIT:
 	case NF_CHAOS_STALL:
 		/* Close attempts and strays go unanswered. */
-		if (oth->syn || oth->fin || !oth->ack)
-			return false;
-		rcv_nxt = nf_chaos_rcv_nxt(net, seg, oldskb, family, oth);
-		if (!nf_chaos_acks_cookie(seq, rcv_nxt, dlen, answer))
-			return false;
+		if (oth->syn || oth->fin || !oth->ack ||
+		    nf_chaos_check(net, seg, oldskb, family, oth, dlen, answer,
+				   &rcv_nxt) != NF_CHAOS_SEND)
+			return NF_CHAOS_NOT_OURS;
 		/* Ack exactly what the peer has acked: probes are answered. */
 		th->ack_seq = htonl(rcv_nxt);
 		/*
@@ -637,21 +758,20 @@ static bool nf_chaos_plan(struct net *net, struct nf_chaos_seg *seg,
 			th->window = htons(NF_CHAOS_WINDOW);
 		break;
 	case NF_CHAOS_HONEYPOT:
-		if (oth->syn || !oth->ack || (!dlen && !oth->fin))
-			return false;
-		rcv_nxt = nf_chaos_rcv_nxt(net, seg, oldskb, family, oth);
-		if (!nf_chaos_acks_cookie(seq, rcv_nxt, dlen, answer))
-			return false;
+		if (oth->syn || !oth->ack || (!dlen && !oth->fin) ||
+		    nf_chaos_check(net, seg, oldskb, family, oth, dlen, answer,
+				   &rcv_nxt) != NF_CHAOS_SEND)
+			return NF_CHAOS_NOT_OURS;
 		th->ack_seq = htonl(seq + dlen + oth->fin);
 		th->window = htons(NF_CHAOS_WINDOW);
 		break;
 	default:
-		return false;
+		return NF_CHAOS_NOT_OURS;
 	}
 	th->seq = oth->ack_seq;
 	th->ack = 1;
 	nf_chaos_later_ts(net, seg, oldskb, family, po);
-	return nf_chaos_held_allow(net, oldskb, family);
+	return nf_chaos_held(net, oldskb, family);
 }
 
 /*
@@ -929,31 +1049,30 @@ static bool nf_chaos_send6(struct net *net, struct sk_buff *oldskb,
 
 /*
  * nf_ip{,6}_checksum() trust CHECKSUM_COMPLETE outside PRE_ROUTING
- * and LOCAL_IN, and conntrack's check in PRE_ROUTING leaves a bad segment
+ * and LOCAL_IN, and conntrack's check in PRE_ROUTING leaves a bad packet
  * CHECKSUM_COMPLETE: check it here, or FORWARD would answer nmap --badsum.
  */
-static bool nf_chaos_csum_ok(struct sk_buff *oldskb, u8 family,
-			     unsigned int tcplen)
+bool nf_chaos_csum_ok(struct sk_buff *skb, u8 family, unsigned int thoff,
+		      unsigned int len, u8 proto)
 {
-	unsigned int thoff = oldskb->len - tcplen;
 	__wsum csum;
 
-	if (skb_csum_unnecessary(oldskb))
+	if (skb_csum_unnecessary(skb))
 		return true;
-	csum = skb_checksum(oldskb, thoff, tcplen, 0);
+	csum = skb_checksum(skb, thoff, len, 0);
 	if (family == NFPROTO_IPV4)
-		return !csum_tcpudp_magic(ip_hdr(oldskb)->saddr,
-					  ip_hdr(oldskb)->daddr, tcplen,
-					  IPPROTO_TCP, csum);
-	return !csum_ipv6_magic(&ipv6_hdr(oldskb)->saddr,
-				&ipv6_hdr(oldskb)->daddr, tcplen,
-				IPPROTO_TCP, csum);
+		return !csum_tcpudp_magic(ip_hdr(skb)->saddr,
+					  ip_hdr(skb)->daddr, len, proto, csum);
+	return !csum_ipv6_magic(&ipv6_hdr(skb)->saddr, &ipv6_hdr(skb)->daddr,
+				len, proto, csum);
 }
+EXPORT_SYMBOL_GPL(nf_chaos_csum_ok);
 
 bool nf_chaos_tcp_answer(struct net *net, struct sk_buff *oldskb,
 			 unsigned int hook, u8 family,
 			 enum nf_chaos_answer answer)
 {
+	enum nf_chaos_verdict verdict;
 	struct nf_chaos_peer_opts po;
 	const struct tcphdr *oth;
 	struct nf_chaos_seg seg;
@@ -974,19 +1093,180 @@ bool nf_chaos_tcp_answer(struct net *net, struct sk_buff *oldskb,
 
 	/* Malformed: data offset too small or beyond the segment. */
 	if (!oth || oth->doff < sizeof(*oth) / 4 || __tcp_hdrlen(oth) > tcplen ||
-	    !nf_chaos_csum_ok(oldskb, family, tcplen))
+	    !nf_chaos_csum_ok(oldskb, family, oldskb->len - tcplen, tcplen,
+			      IPPROTO_TCP))
 		return false;
 
 	nf_chaos_parse_opts(oldskb, oth, oldskb->len - tcplen, &po);
-	if (!nf_chaos_plan(net, &seg, oldskb, family, oth,
-			   tcplen - __tcp_hdrlen(oth), &po, answer))
-		return false;
+	verdict = nf_chaos_plan(net, &seg, oldskb, family, oth,
+				tcplen - __tcp_hdrlen(oth), &po, answer);
+	if (verdict != NF_CHAOS_SEND)
+		return verdict == NF_CHAOS_OURS;
 
 	if (family == NFPROTO_IPV4)
-		return nf_chaos_send4(net, oldskb, &seg);
-	return nf_chaos_send6(net, oldskb, &seg);
+		nf_chaos_send4(net, oldskb, &seg);
+	else
+		nf_chaos_send6(net, oldskb, &seg);
+	return true;
 }
 EXPORT_SYMBOL_GPL(nf_chaos_tcp_answer);
+
+static void nf_chaos_keys_free(struct rcu_head *head)
+{
+	kfree_sensitive(container_of(head, struct nf_chaos_keys, rcu));
+}
+
+/* A fresh set of keys from @master, in place of the netns's. */
+static int nf_chaos_keys_set(struct nf_chaos_net *cn,
+			     const siphash_key_t *master)
+{
+	struct nf_chaos_keys *keys, *old;
+	unsigned int i;
+
+	keys = kzalloc(sizeof(*keys), GFP_KERNEL_ACCOUNT);
+	if (!keys)
+		return -ENOMEM;
+	for (i = 0; i < NF_CHAOS_HASHES; i++) {
+		keys->key[i].key[0] = siphash_2u32(i, 0, master);
+		keys->key[i].key[1] = siphash_2u32(i, 1, master);
+	}
+	mutex_lock(&nf_chaos_keys_mutex);
+	old = rcu_replace_pointer(cn->keys, keys,
+				  lockdep_is_held(&nf_chaos_keys_mutex));
+	mutex_unlock(&nf_chaos_keys_mutex);
+	if (old)
+		call_rcu(&old->rcu, nf_chaos_keys_free);
+	return 0;
+}
+
+/*
+ * net.netfilter.nf_chaos_key: 32 hex digits, write-only, so that the
+ * firewalls of an HA pair share their cookies.
+ */
+static int nf_chaos_key_sysctl(chaos_ctl_table *table, int write,
+			       void *buffer, size_t *lenp, loff_t *ppos)
+{
+	char hex[2 * sizeof(siphash_key_t) + 2] = "";
+	struct ctl_table tmp = {
+		.data	= hex,
+		.maxlen	= sizeof(hex),
+	};
+	char word[2 * sizeof(u64) + 1] = "";
+	siphash_key_t master;
+	unsigned int i;
+	int ret;
+
+	if (!write)
+		return -EPERM;
+	ret = proc_dostring(&tmp, write, buffer, lenp, ppos);
+	if (ret)
+		return ret;
+	if (strlen(hex) != 2 * sizeof(master))
+		ret = -EINVAL;
+	for (i = 0; !ret && i < ARRAY_SIZE(master.key); i++) {
+		memcpy(word, hex + i * (sizeof(word) - 1), sizeof(word) - 1);
+		ret = kstrtou64(word, 16, &master.key[i]);
+	}
+	if (!ret)
+		ret = nf_chaos_keys_set(table->data, &master);
+	memzero_explicit(hex, sizeof(hex));
+	memzero_explicit(word, sizeof(word));
+	memzero_explicit(&master, sizeof(master));
+	return ret;
+}
+
+static const unsigned int nf_chaos_epoch_max = NF_CHAOS_EPOCH_MAX;
+static const unsigned int nf_chaos_held_rate_max = NF_CHAOS_HELD_RATE_MAX;
+
+static const struct ctl_table nf_chaos_sysctl_table[] = {
+	{
+		.procname	= "nf_chaos_key",
+		.maxlen		= 2 * sizeof(siphash_key_t),
+		.mode		= 0200,
+		.proc_handler	= nf_chaos_key_sysctl,
+	},
+	{
+		.procname	= "nf_chaos_epoch",
+		.maxlen		= sizeof(unsigned int),
+		.mode		= 0644,
+		.proc_handler	= proc_douintvec_minmax,
+		.extra1		= SYSCTL_ONE,
+		.extra2		= (void *)&nf_chaos_epoch_max,
+	},
+	{
+		.procname	= "nf_chaos_held_rate",
+		.maxlen		= sizeof(unsigned int),
+		.mode		= 0644,
+		.proc_handler	= proc_douintvec_minmax,
+		.extra1		= SYSCTL_ONE,
+		.extra2		= (void *)&nf_chaos_held_rate_max,
+	},
+	{ }
+};
+
+static int __net_init nf_chaos_net_init(struct net *net)
+{
+	struct nf_chaos_net *cn = nf_chaos_pernet(net);
+	struct ctl_table *table;
+	siphash_key_t master;
+	unsigned int i;
+	int ret;
+
+	cn->epoch = NF_CHAOS_EPOCH;
+	cn->held_rate = NF_CHAOS_HELD_RATE;
+	get_random_bytes(&master, sizeof(master));
+	ret = nf_chaos_keys_set(cn, &master);
+	memzero_explicit(&master, sizeof(master));
+	if (ret)
+		return ret;
+
+	ret = -ENOMEM;
+	cn->held = kvcalloc(NF_CHAOS_HELD_SETS, sizeof(*cn->held),
+			    GFP_KERNEL_ACCOUNT);
+	if (!cn->held)
+		goto err_keys;
+	for (i = 0; i < NF_CHAOS_HELD_SETS; i++)
+		spin_lock_init(&cn->held[i].lock);
+
+	table = kmemdup(nf_chaos_sysctl_table, sizeof(nf_chaos_sysctl_table),
+			GFP_KERNEL_ACCOUNT);
+	if (!table)
+		goto err_held;
+	table[0].data = cn;
+	table[1].data = &cn->epoch;
+	table[2].data = &cn->held_rate;
+	cn->sysctl = register_net_sysctl_sz(net, "net/netfilter", table,
+					    ARRAY_SIZE(nf_chaos_sysctl_table) - 1);
+	if (!cn->sysctl)
+		goto err_table;
+	return 0;
+
+err_table:
+	kfree(table);
+err_held:
+	kvfree(cn->held);
+err_keys:
+	kfree_sensitive(rcu_dereference_protected(cn->keys, true));
+	return ret;
+}
+
+static void __net_exit nf_chaos_net_exit(struct net *net)
+{
+	struct nf_chaos_net *cn = nf_chaos_pernet(net);
+	const struct ctl_table *table = cn->sysctl->ctl_table_arg;
+
+	unregister_net_sysctl_table(cn->sysctl);
+	kfree(table);
+	kvfree(cn->held);
+	kfree_sensitive(rcu_dereference_protected(cn->keys, true));
+}
+
+static struct pernet_operations nf_chaos_net_ops = {
+	.init	= nf_chaos_net_init,
+	.exit	= nf_chaos_net_exit,
+	.id	= &nf_chaos_net_id,
+	.size	= sizeof(struct nf_chaos_net),
+};
 
 static int __init nf_chaos_reply_init(void)
 {
@@ -996,6 +1276,8 @@ static int __init nf_chaos_reply_init(void)
 static void __exit nf_chaos_reply_exit(void)
 {
 	unregister_pernet_subsys(&nf_chaos_net_ops);
+	/* Keys replaced by nf_chaos_key wait for nf_chaos_keys_free(). */
+	rcu_barrier();
 }
 
 module_init(nf_chaos_reply_init);

@@ -19,14 +19,21 @@ enum nf_chaos_answer {
 /*
  * Forge the answer to @oldskb (IPv4 or IPv6 by @family) and send it.
  * @oldskb must be routed: @hook is NF_INET_LOCAL_IN or NF_INET_FORWARD.
- * Returns true if a segment was sent; nothing is sent for RSTs, fragments,
- * broadcast/multicast/local sources or malformed headers. The reply is
- * RELATED to @oldskb's conntrack entry, if it has one, else untracked; a
- * bridged @oldskb is answered out of its bridge port. The caller drops
- * @oldskb.
+ * Nothing is sent for RSTs, later fragments (a first fragment is
+ * answered as a whole segment when nothing reassembled it), broadcast,
+ * multicast or local sources, bad checksums or malformed headers.
+ * Returns true if @oldskb was answered or belongs to a flow answered
+ * before (a held peer over its budget, a greeted peer): the caller must
+ * not answer it otherwise. The reply is RELATED to @oldskb's conntrack
+ * entry, if it has one, else untracked; a bridged @oldskb is answered out
+ * of its bridge port. The caller drops @oldskb.
  */
 bool nf_chaos_tcp_answer(struct net *net, struct sk_buff *oldskb,
 			 unsigned int hook, u8 family,
 			 enum nf_chaos_answer answer);
+
+/* Whether the @len bytes of @proto at @thoff of @skb have a good checksum. */
+bool nf_chaos_csum_ok(struct sk_buff *skb, u8 family, unsigned int thoff,
+		      unsigned int len, u8 proto);
 
 #endif /* _NF_CHAOS_REPLY_H */
