@@ -21,6 +21,7 @@
 #include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/random.h>
+#include <linux/siphash.h>
 #include <linux/skbuff.h>
 #include <linux/slab.h>
 #include <linux/tcp.h>
@@ -102,6 +103,7 @@ struct chaos_source {
 
 struct chaos_state {
 	struct chaos_bucket bucket;
+	siphash_key_t key;	/* of sources: they choose their addresses */
 	u32 seed;
 	struct chaos_port port[CHAOS_PORT_SLOTS];
 	struct chaos_source source[CHAOS_SOURCE_SLOTS];
@@ -130,11 +132,17 @@ static bool chaos_chance(u32 ppm)
 	return ((u64)get_random_u32() * XT_CHAOS_PROB_ONE >> 32) < ppm;
 }
 
-static u32 chaos_source_hash(const struct sk_buff *skb, u8 family)
+/*
+ * Keyed, so that no source can choose an address whose hash is a
+ * victim's (ipv6_addr_hash() folds the words of an address together).
+ */
+static u32 chaos_source_hash(const struct chaos_state *st,
+			     const struct sk_buff *skb, u8 family)
 {
 	if (family == NFPROTO_IPV4)
-		return (__force u32)ip_hdr(skb)->saddr;
-	return ipv6_addr_hash(&ipv6_hdr(skb)->saddr);
+		return siphash_1u32((__force u32)ip_hdr(skb)->saddr, &st->key);
+	return siphash(&ipv6_hdr(skb)->saddr, sizeof(struct in6_addr),
+		       &st->key);
 }
 
 static bool chaos_live(u32 stamp, u32 now)
@@ -196,7 +204,7 @@ static bool chaos_refuse(const struct sk_buff *skb,
 	u32 key;
 	bool climb;
 
-	src = chaos_source_hash(skb, xt_family(par));
+	src = chaos_source_hash(st, skb, xt_family(par));
 	key = jhash_2words(src, proto, st->seed);
 	source = &st->source[key % CHAOS_SOURCE_SLOTS];
 	if (READ_ONCE(source->key) != key ||
@@ -266,8 +274,13 @@ static void chaos_tcp(struct sk_buff *skb, const struct xt_action_param *par,
 	struct tcphdr _th;
 
 	th = skb_header_pointer(skb, thoff, sizeof(_th), &_th);
-	/* No RST for RST, and no tokens spent on it. */
-	if (!th || th->rst)
+	/*
+	 * No RST for RST, and no tokens spent on it. A bad checksum never
+	 * reaches a stack's sockets: no answer, nor a count as a probe.
+	 */
+	if (!th || th->rst ||
+	    !nf_chaos_csum_ok(skb, xt_family(par), thoff, skb->len - thoff,
+			      IPPROTO_TCP))
 		return;
 
 	/*
@@ -283,7 +296,8 @@ static void chaos_tcp(struct sk_buff *skb, const struct xt_action_param *par,
 
 	/*
 	 * Nor did we keep the peers we deluded: the core greets those whose
-	 * ACK carries its cookie; the other segments go on below.
+	 * ACK carries its cookie, and keeps quiet to what they send after;
+	 * the other segments go on below.
 	 */
 	if ((info->flags & XT_CHAOS_BANNER) && th->ack && !th->syn &&
 	    nf_chaos_tcp_answer(net, skb, xt_hooknum(par), xt_family(par),
@@ -318,6 +332,26 @@ static void chaos_unreach(struct sk_buff *skb,
 				 ICMPV6_ADM_PROHIBITED, xt_hooknum(par));
 }
 
+/*
+ * nf_send_unreach{,6}() trust CHECKSUM_COMPLETE outside PRE_ROUTING and
+ * LOCAL_IN, and a bad datagram must not count as a probe either. UDP-Lite
+ * covers part of a datagram only; it is left unchecked, as there.
+ */
+static bool chaos_udp_ok(struct sk_buff *skb, const struct xt_action_param *par,
+			 unsigned int thoff, u8 proto, const struct udphdr *uh)
+{
+	unsigned int len = ntohs(uh->len);
+
+	if (proto == IPPROTO_UDPLITE)
+		return true;
+	if (len < sizeof(*uh) || len > skb->len - thoff)
+		return false;
+	/* IPv4 allows no checksum at all. */
+	if (!uh->check && xt_family(par) == NFPROTO_IPV4)
+		return true;
+	return nf_chaos_csum_ok(skb, xt_family(par), thoff, len, IPPROTO_UDP);
+}
+
 static void chaos_udp(struct sk_buff *skb, const struct xt_action_param *par,
 		      unsigned int thoff, u8 proto)
 {
@@ -325,7 +359,8 @@ static void chaos_udp(struct sk_buff *skb, const struct xt_action_param *par,
 	struct udphdr _uh;
 
 	uh = skb_header_pointer(skb, thoff, sizeof(_uh), &_uh);
-	if (uh && chaos_refuse(skb, par, proto, uh->source, uh->dest))
+	if (uh && chaos_udp_ok(skb, par, thoff, proto, uh) &&
+	    chaos_refuse(skb, par, proto, uh->source, uh->dest))
 		chaos_unreach(skb, par, true);
 }
 
@@ -399,12 +434,14 @@ static int chaos_tg_check(const struct xt_tgchk_param *par)
 		return -EINVAL;
 	}
 
-	st = kzalloc(sizeof(*st), GFP_KERNEL_ACCOUNT);
+	/* Some 10 KiB: no need for physically contiguous pages. */
+	st = kvzalloc(sizeof(*st), GFP_KERNEL_ACCOUNT);
 	if (!st)
 		return -ENOMEM;
 	st->bucket.interval = interval;
 	st->bucket.tolerance = interval * info->burst;
 	st->seed = get_random_u32();
+	get_random_bytes(&st->key, sizeof(st->key));
 
 	/* The classifier tells opening SYNs by their conntrack state. */
 	if (info->variant != XT_CHAOS_NORMAL) {
@@ -412,7 +449,7 @@ static int chaos_tg_check(const struct xt_tgchk_param *par)
 		if (ret < 0) {
 			pr_info_ratelimited("cannot load conntrack support for proto=%u\n",
 					    par->family);
-			kfree(st);
+			kvfree(st);
 			return ret;
 		}
 	}
@@ -426,7 +463,7 @@ static void chaos_tg_destroy(const struct xt_tgdtor_param *par)
 
 	if (info->variant != XT_CHAOS_NORMAL)
 		nf_ct_netns_put(par->net, par->family);
-	kfree(info->priv);
+	kvfree(info->priv);
 }
 
 static struct xt_target chaos_tg_reg[] __read_mostly = {
