@@ -1,0 +1,92 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The reply core's cookie belongs to its network namespace, and expires.
+# router's TARPIT (FORWARD, SYNs to port 9000 only) and host's (INPUT,
+# ports 9000 and 9001) answer handshakes crafted from scanner
+# (tests/net/rawtcp.py); host answering a keepalive is its cookie
+# validating. IPv4 and IPv6:
+# - host's own cookie (port 9001) validates;
+# - a cookie read off router's SYN/ACK (port 9000) does not validate at
+#   host: each netns has keys of its own, or any user could read the
+#   host's cookies in a namespace of their own (unshare -Urn);
+# - net.netfilter.nf_chaos_key is write-only; once both are given the same
+#   key there, as an HA pair would be, host accepts router's cookie;
+# - with net.netfilter.nf_chaos_epoch=2, a cookie validates for 2 to 4
+#   seconds, then no more (a keepalive every 0.25 s; the time is that of
+#   the first one unanswered).
+set -e
+source "$(dirname "$0")/../lib.sh"
+trap cleanup EXIT
+
+require python3 iptables-legacy ip6tables-legacy
+setup_topology
+
+KEY=00112233445566778899aabbccddeeff
+for ipt in iptables-legacy ip6tables-legacy; do
+	ns router $ipt -A FORWARD -p tcp --syn --dport 9000 -j TARPIT
+	ns host $ipt -A INPUT -p tcp --dport 9000:9001 -j TARPIT
+	# scanner has no socket for the SYN/ACKs: no RSTs to host.
+	ns scanner $ipt -A OUTPUT -p tcp --tcp-flags RST RST -j DROP
+done
+
+# cookie V PORT SPORT: the SYN/ACK's "NXT ACK" for a flow from scanner
+cookie() {
+	local src=$SCANNER4 dst=$HOST4 r
+	[ "$1" = 4 ] || src=$SCANNER6 dst=$HOST6
+	r=$(rawtcp scanner syn "$src" "$dst" "$2" "$3")
+	[ "${r%% *}" = S. ] || { echo "no SYN/ACK ($r)"; return; }
+	echo "${r#* }"
+}
+
+# keepalive V PORT SPORT NXT ACK: "answered" or "silent"
+keepalive() {
+	local src=$SCANNER4 dst=$HOST4
+	[ "$1" = 4 ] || src=$SCANNER6 dst=$HOST6
+	rawtcp scanner probe "$src" "$dst" "$2" "$3" "$4" "$5"
+}
+
+for v in 4 6; do
+	c=$(cookie $v 9001 41001)
+	# shellcheck disable=SC2086
+	expect "v$v host's own cookie validates" answered \
+		"$(keepalive $v 9001 41001 $c)"
+	c=$(cookie $v 9000 41002)
+	# shellcheck disable=SC2086
+	expect "v$v router's cookie does not validate at host" silent \
+		"$(keepalive $v 9000 41002 $c)"
+done
+
+if ns host cat /proc/sys/net/netfilter/nf_chaos_key >/dev/null 2>&1; then
+	fail "nf_chaos_key readable (expected a write-only sysctl)"
+fi
+for n in router host; do
+	ns $n sysctl -qw net.netfilter.nf_chaos_key=$KEY ||
+		fail "$n: sysctl net.netfilter.nf_chaos_key=$KEY (expected it set)"
+done
+if ns host cat /proc/sys/net/netfilter/nf_chaos_key >/dev/null 2>&1; then
+	fail "nf_chaos_key readable once set (expected a write-only sysctl)"
+else
+	pass "nf_chaos_key is write-only"
+fi
+for v in 4 6; do
+	c=$(cookie $v 9000 41003)
+	# shellcheck disable=SC2086
+	expect "v$v same key: router's cookie validates at host" answered \
+		"$(keepalive $v 9000 41003 $c)"
+done
+
+ns host sysctl -qw net.netfilter.nf_chaos_epoch=2 ||
+	fail "sysctl net.netfilter.nf_chaos_epoch=2 (expected it set)"
+for v in 4 6; do
+	src=$SCANNER4 dst=$HOST4
+	[ $v = 4 ] || src=$SCANNER6 dst=$HOST6
+	r=$(rawtcp scanner expire "$src" "$dst" 9001 41004 12)
+	echo "# v$v epoch 2 s: cookie $r"
+	t=$(sed -n 's/^expired after \([0-9.]*\)s$/\1/p' <<< "$r")
+	if [ -n "$t" ] && awk -v t="$t" 'BEGIN { exit !(t >= 1.5 && t <= 5) }'; then
+		pass "v$v epoch 2 s: the cookie expired after ${t}s"
+	else
+		fail "v$v epoch 2 s: cookie lifetime (expected the first unanswered keepalive 2 to 4 s after the SYN/ACK, got: $r)"
+	fi
+done
+finish
