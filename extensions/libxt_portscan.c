@@ -36,7 +36,7 @@ static const struct {
 static void portscan_mt_help(void)
 {
 	printf(
-"portscan (also named lscan) match options (at least one class; a packet\n"
+"portscan match options, also of -m lscan (at least one class; a packet\n"
 "matches if its flow is in any of the given classes):\n"
 "  --stealth             non-SYN TCP packet outside any connection (nmap\n"
 "                        -sF -sN -sX -sA -sW -sM, odd flag combinations)\n"
