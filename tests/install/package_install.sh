@@ -14,6 +14,8 @@
 # the installed ones can load, and loaded again at the end.
 # A DKMS build and two depmod runs under TCG take minutes:
 # vm-timeout: 4200
+# The packages are the root's, the same for each of its kernels:
+# vm-per-root
 source "$(dirname "$0")/package_lib.inc"
 trap 'rc=$?; reload_preloaded; (exit $rc); cleanup' EXIT
 

@@ -16,6 +16,8 @@
 #
 # Each source must give at least one example, so that a change of
 # layout cannot make the extraction find nothing and the test pass.
+# The documents and the root's iptables, the same for each kernel:
+# vm-per-root
 set -e
 source "$(dirname "$0")/../lib.sh"
 TOP=$(cd "$(dirname "$0")/../.." && pwd)

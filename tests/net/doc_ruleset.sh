@@ -1,5 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# vm-timeout: 900
+# The manual's ruleset in the root's iptables, the same for each kernel:
+# vm-per-root
 # The manual's recommended ruleset (chaostables(8), EXAMPLES), as written
 # there, does what the manual says, IPv4 and IPv6: the base firewall
 # (/etc/iptables/rules.vN) and then /etc/chaostables/rules.vN with
@@ -23,7 +26,6 @@
 # - the client still reaches the service.
 # Each with iptables-nft and iptables-legacy in turn (CHAOS_DOC_VARIANTS,
 # "nft legacy").
-# vm-timeout: 900
 set -e
 source "$(dirname "$0")/../lib.sh"
 TOP=$(cd "$(dirname "$0")/../.." && pwd)

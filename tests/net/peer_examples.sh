@@ -14,6 +14,8 @@
 #  - "-m lscan --stealth --synscan --cnscan --grscan --mirai" in front of
 #    "-j CHAOS --delude": an nmap -sF probe matches --stealth.
 # IPv4, as the manual's examples are.
+# The rules in the root's iptables, the same for each kernel:
+# vm-per-root
 set -e
 source "$(dirname "$0")/../lib.sh"
 trap cleanup EXIT

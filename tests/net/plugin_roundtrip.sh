@@ -11,6 +11,8 @@
 # refusals: OUTPUT (directly or through a user chain) and non-TCP rules for
 # DELUDE and TARPIT. The .t FAIL lines are refused by the plugins before
 # any kernel call: tests/host/plugin_tfiles.sh checks them.
+# The plugins of the root's iptables, the same for each kernel:
+# vm-per-root
 set -e
 source "$(dirname "$0")/../lib.sh"
 trap cleanup EXIT
