@@ -28,7 +28,8 @@ static const char *const tarpit_modes[] = {
 static void tarpit_tg_help(void)
 {
 	printf(
-"TARPIT target options (one mode per rule; TCP only, INPUT and FORWARD):\n"
+"TARPIT target options (one mode per rule; INPUT and FORWARD; TCP is\n"
+"answered, other protocols are dropped):\n"
 "  --tarpit      complete the handshake with a zero window and keep the\n"
 "                peer waiting; no state is kept (default)\n"
 "  --stall       complete the handshake as the host's TCP would, window\n"

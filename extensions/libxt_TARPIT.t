@@ -1,7 +1,9 @@
 # FAIL lines are refused by the plugin itself; kernel refusals (OUTPUT,
-# non-TCP) are checked by tests/net/plugin_roundtrip.sh.
+# other protocols than TCP) are checked by tests/net/plugin_roundtrip.sh.
 :INPUT,FORWARD
 -p tcp -j TARPIT;=;OK
+-j TARPIT;=;OK
+-j TARPIT --reset;=;OK
 -p tcp -j TARPIT --tarpit;-p tcp -j TARPIT;OK
 -p tcp -j TARPIT --honeypot;=;OK
 -p tcp -j TARPIT --reset;=;OK

@@ -9,6 +9,8 @@
 #include <linux/module.h>
 #include <linux/skbuff.h>
 #include <linux/netfilter/x_tables.h>
+#include <linux/netfilter_ipv4/ip_tables.h>
+#include <linux/netfilter_ipv6/ip6_tables.h>
 #include <linux/netfilter/xt_TARPIT.h>
 #include "nf_chaos_reply.h"
 
@@ -19,6 +21,10 @@ static const enum nf_chaos_answer tarpit_answers[] = {
 	[XT_TARPIT_STALL]	= NF_CHAOS_STALL,
 };
 
+/*
+ * A packet that is not TCP (a rule without "-p tcp") is dropped without
+ * an answer: nf_chaos_tcp_answer() answers TCP segments only.
+ */
 static unsigned int TARPIT_tg(struct sk_buff *skb,
 			      const struct xt_action_param *par)
 {
@@ -29,12 +35,46 @@ static unsigned int TARPIT_tg(struct sk_buff *skb,
 	return NF_DROP;
 }
 
-/* x_tables itself refuses other hooks and rules without "-p tcp". */
+/*
+ * The rule's protocol: 0 for any (no "-p"). Set as x_tables would match
+ * it, by ip_tables, ip6_tables or nft_compat (which fills the same
+ * entry info from the rule's "-p").
+ */
+static u16 TARPIT_rule_proto(const struct xt_tgchk_param *par, bool *inv)
+{
+	const struct ip6t_ip6 *i6 = par->entryinfo;
+	const struct ipt_ip *i4 = par->entryinfo;
+
+	if (par->family == NFPROTO_IPV4) {
+		*inv = i4->invflags & IPT_INV_PROTO;
+		return i4->proto;
+	}
+	*inv = false;
+	if (!(i6->flags & IP6T_F_PROTO))
+		return 0;
+	*inv = i6->invflags & IP6T_INV_PROTO;
+	return i6->proto;
+}
+
+/*
+ * x_tables itself refuses other hooks. A rule for TCP or for any protocol
+ * is accepted: integrators that ban with "-j TARPIT" alone (no "-p tcp")
+ * get a rule that holds TCP and drops the rest, rather than a refused
+ * rule and no ban at all. A rule for another protocol only, or for all
+ * but TCP, can hold nothing and is refused.
+ */
 static int TARPIT_tg_check_mode(const struct xt_tgchk_param *par,
 				unsigned int max)
 {
 	const struct xt_tarpit_tginfo *info = par->targinfo;
+	bool inv;
+	u16 proto = TARPIT_rule_proto(par, &inv);
 
+	if (inv || (proto && proto != IPPROTO_TCP)) {
+		pr_info_ratelimited("only valid for TCP or any protocol, not %s%u\n",
+				    inv ? "! " : "", proto);
+		return -EINVAL;
+	}
 	if (info->mode > max) {
 		pr_info_ratelimited("unknown mode %u\n", info->mode);
 		return -EINVAL;
@@ -60,7 +100,6 @@ static int TARPIT_tg_check1(const struct xt_tgchk_param *par)
 	.target		= TARPIT_tg,					\
 	.checkentry	= check,					\
 	.targetsize	= sizeof(struct xt_tarpit_tginfo),		\
-	.proto		= IPPROTO_TCP,					\
 	.hooks		= (1 << NF_INET_LOCAL_IN) |			\
 			  (1 << NF_INET_FORWARD),			\
 	.me		= THIS_MODULE,					\

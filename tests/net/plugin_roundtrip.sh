@@ -8,8 +8,9 @@
 # them exactly as its .t file expects, the save output restores to the
 # same save output and they delete by their own spec; "-L" lists them.
 # Then the kernel's own
-# refusals: OUTPUT (directly or through a user chain) and non-TCP rules for
-# DELUDE and TARPIT. The .t FAIL lines are refused by the plugins before
+# refusals: OUTPUT (directly or through a user chain), rules without
+# "-p tcp" for DELUDE, and for TARPIT rules of another protocol than TCP
+# (TARPIT takes a rule of any protocol, "-j TARPIT" alone). The .t FAIL lines are refused by the plugins before
 # any kernel call: tests/host/plugin_tfiles.sh checks them.
 # The plugins of the root's iptables, the same for each kernel:
 # vm-per-root
@@ -175,6 +176,8 @@ OUTPUT -p tcp -j DELUDE
 OUTPUT -p tcp -j TARPIT --honeypot
 OUTPUT -j CHAOS
 INPUT -p udp -j TARPIT
+INPUT ! -p tcp -j TARPIT
+FORWARD -p icmp -j TARPIT --reset
 FORWARD -j DELUDE
 EOF2
 
