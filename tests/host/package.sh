@@ -39,7 +39,11 @@ xtlib=$(pkg-config --variable=xtlibdir xtables | sed 's|^/||')
 deb_has chaostables "$xtlib/libxt_portscan.so" "$xtlib/libxt_DELUDE.so" \
 	"$xtlib/libxt_TARPIT.so" "$xtlib/libxt_CHAOS.so" "$xtlib/libxt_lscan.so" \
 	usr/share/man/man8/chaostables.8 \
-	usr/share/doc/chaostables/rule-logic.md
+	usr/share/doc/chaostables/rule-logic.md \
+	usr/share/doc/chaostables/examples/fail2ban/filter.d/chaostables.conf \
+	usr/share/doc/chaostables/examples/fail2ban/jail.d/chaostables.conf \
+	usr/share/doc/chaostables/examples/fail2ban/action.d/chaostables-ipset.conf \
+	usr/share/doc/chaostables/examples/fail2ban/chaostables.service.d/ipset.conf
 ver=$(dpkg-parsechangelog -l "$TOP/debian/changelog" -S Version | cut -d- -f1)
 deb_has chaostables-dkms "usr/src/chaostables-$ver/dkms.conf" \
 	"usr/src/chaostables-$ver/Kbuild" "usr/src/chaostables-$ver/kernel/xt_CHAOS.c"
