@@ -18,11 +18,14 @@ What an example is:
     with --noflush on top of the last other rules file of the same
     family before it in the same document (the base firewall), as
     chaostables.service loads it;
-  commands, otherwise: the block's lines that start with iptables or
-    ip6tables, run in order (other lines, such as comments or systemctl,
-    are not examples).
+  commands, otherwise: the block's lines that start with iptables,
+    ip6tables or ipset, run in order (other lines, such as comments or
+    systemctl, are not examples).
+A rules file is loaded after the "ipset create" commands of the same
+document before it, as the sets it names must exist.
 For each example, OUTDIR/N holds its text (OUTDIR/N.base the base
-firewall's, for a --noflush file), and a line goes to stdout:
+firewall's, for a --noflush file; OUTDIR/N.sets the ipset commands that
+go first, if any), and a line goes to stdout:
   N <tab> cmds|restore4|restore6 <tab> noflush|- <tab> name
 the name being FILE:LINE and the example's first line.
 """
@@ -31,6 +34,8 @@ import re
 import sys
 
 TABLE = re.compile(r'^\*(filter|raw|mangle|nat|security)$')
+CMD = re.compile(r'(ip6?tables|ipset)\s')
+SETCREATE = re.compile(r'ipset\s+(-exist\s+)?(create|-N|-n)\s')
 
 
 def unroff(line):
@@ -61,7 +66,7 @@ def readme_blocks(text):
             if block is None:
                 block = (n, [])
             body = line[2:]
-            if re.match(r'\s*ip6?tables\s', body):
+            if re.match(CMD, body.strip()):
                 body = re.split(r'\s{3,}', body.strip())[0]
             block[1].append(body.rstrip())
         elif block is not None:
@@ -89,6 +94,7 @@ def main():
         man = not os.path.basename(path).startswith('README')
         blocks = man_blocks(text) if man else readme_blocks(text)
         base = {}
+        sets = []
         for line, lines in blocks:
             lines = joined(lines)
             name = '%s:%d' % (path, line)
@@ -109,13 +115,16 @@ def main():
                     base[fam] = text
                 with open('%s/%d' % (outdir, n), 'w') as f:
                     f.write(text)
+                if sets:
+                    with open('%s/%d.sets' % (outdir, n), 'w') as f:
+                        f.write('\n'.join(sets) + '\n')
                 print('%d\trestore%s\t%s\t%s %s' %
                       (n, fam, 'noflush' if noflush else '-', name,
                        first or body[0]))
                 continue
-            cmds = [x.strip() for x in lines
-                    if re.match(r'ip6?tables\s', x.strip())]
-            if not cmds:
+            cmds = [x.strip() for x in lines if CMD.match(x.strip())]
+            sets += [x for x in cmds if SETCREATE.match(x)]
+            if not any(re.match(r'ip6?tables\s', x) for x in cmds):
                 continue
             n += 1
             with open('%s/%d' % (outdir, n), 'w') as f:

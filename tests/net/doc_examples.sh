@@ -12,7 +12,8 @@
 #   rules files   iptables-restore (ip6tables-restore for IPv6); a file
 #                 under /etc/chaostables/ with --noflush on top of the
 #                 base firewall before it, as chaostables.service loads
-#                 it; then the rules are there (iptables-save)
+#                 it; then the rules are there (iptables-save). The
+#                 document's "ipset create" commands before it run first.
 #
 # Each source must give at least one example, so that a change of
 # layout cannot make the extraction find nothing and the test pass.
@@ -26,7 +27,7 @@ BIN=$(mktemp -d)
 EX=$(mktemp -d)
 trap 'rc=$?; [ ! -e /run/netns/$NS ] || wipe; ip netns del $NS 2>/dev/null; rm -rf "$BIN" "$EX"; (exit $rc); cleanup' EXIT
 
-require python3 iptables-legacy iptables-nft
+require python3 iptables-legacy iptables-nft ipset
 
 cd "$TOP"
 docs=(README doc/mkman extensions/libxt_*.man)
@@ -101,6 +102,11 @@ while IFS=$'\t' read -r id kind flag name; do
 		restore4 | restore6)
 			ipt=iptables
 			[ "$kind" = restore4 ] || ipt=ip6tables
+			if [ -s "$EX/$id.sets" ] &&
+			   ! run $v bash -e "$EX/$id.sets"; then
+				fail "$what: its sets are created (got: ${OUT//$'\n'/ })"
+				continue
+			fi
 			if [ "$flag" = noflush ] && [ -s "$EX/$id.base" ] &&
 			   ! run $v "$ipt-restore" < "$EX/$id.base"; then
 				fail "$what: its base firewall loads (got: ${OUT//$'\n'/ })"
