@@ -1,0 +1,291 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# vm-timeout: 900
+# A fleet of two hosts banning a scanner together, with Debian's fail2ban
+# and the files the package ships (examples/fail2ban: filter, jail,
+# action), unchanged: the jail enabled by a .local file, as the manual
+# says, that only points it at the test's log, shortens the ban and names
+# the fleet (the two namespaces, through ip netns exec instead of ssh).
+#
+#  scanner 10.0.1.2 ---+               +--- host  10.0.3.2  (host 1)
+#          fd00:1::2   |               |          fd00:3::2
+#                      +--- router ----+
+#  client  10.0.2.2 ---+               +--- host2 10.0.4.2  (host 2)
+#          fd00:2::2                              fd00:4::2
+#
+#  host, host2: the manual's base firewall and its LOGGING AND FLEET-WIDE
+#    BANS ruleset (tests/net/doc_examples.py extracts both), its sets;
+#    services on 22 (banner, echo), 80 (echo), 443 (banner, close)
+#  root namespace: dmesg --follow-new > kern.log (the kernel's LOG lines
+#    of both hosts, net.netfilter.nf_log_all_netns=1); fail2ban-server in
+#    the foreground reads it, its action runs
+#    "ip netns exec host|host2 ipset add chaostables-ban[6] SRC timeout T"
+#
+# Then, IPv4 and IPv6 at once:
+# - the client runs normal traffic to both hosts (the portscan false-
+#   positive clients: request/echo, banner/answer, bulk, server closes)
+#   before, during and after the scans;
+# - the scanner SYN-scans host 1 only; it is in host 2's set within
+#   BAN_SECS of the scan's start (the figure is printed), and in host 1's;
+# - on host 2, which it never scanned, the set's rule holds its TCP in
+#   TARPIT (zero window; the rule counts), before the ban it counted none;
+# - the client is never banned, never logged, and its traffic never
+#   failed;
+# - the ban expires after BANTIME: the entry leaves both sets, and the
+#   scanner's TCP to host 2 no longer meets the set's rule.
+set -e
+source "$(dirname "$0")/../lib.sh"
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+BANTIME=${CHAOS_FLEET_BANTIME:-40}
+BAN_SECS=${CHAOS_FLEET_BAN_SECS:-60}
+F2B=$(mktemp -d)
+EX=$F2B/examples
+LOG=$F2B/kern.log
+STOP=$F2B/stop
+PIDS=()
+NAMESPACES="$NAMESPACES host2"
+HOST2_4=10.0.4.2 HOST2_6=fd00:4::2
+old_all_netns=
+trap 'rc=$?; touch "$STOP"; [ ${#PIDS[@]} = 0 ] || kill "${PIDS[@]}" 2>/dev/null;
+	[ ${#PIDS[@]} = 0 ] || wait "${PIDS[@]}" 2>/dev/null; [ -z "$old_all_netns" ] ||
+	sysctl -qw net.netfilter.nf_log_all_netns="$old_all_netns";
+	flush_rules host host2; rm -rf "$F2B"; (exit $rc); cleanup' EXIT
+
+require python3 nmap socat ipset fail2ban-server fail2ban-client dmesg \
+	iptables-legacy iptables-nft stdbuf
+
+# The manual's fleet ruleset: the rules files that use the sets, their
+# base firewall and the sets they need.
+mkdir -p "$EX"
+list=$(python3 "$TOP/tests/net/doc_examples.py" "$EX" "$TOP/doc/mkman")
+declare -A RULES
+for f in 4 6; do
+	for id in $(awk -F'\t' -v k="restore$f" '$2 == k && $3 == "noflush" { print $1 }' <<< "$list"); do
+		! grep -q -- '--match-set chaostables-ban' "$EX/$id" || RULES[$f]=$id
+	done
+	[ -n "${RULES[$f]:-}" ] && [ -s "$EX/${RULES[$f]}.sets" ] ||
+		{ fail "the manual has a v$f fleet ruleset with its sets"; finish; }
+done
+
+setup_topology
+_link host2 10.0.4 fd00:4
+old_all_netns=$(sysctl -n net.netfilter.nf_log_all_netns)
+sysctl -qw net.netfilter.nf_log_all_netns=1
+
+# Host 1 with iptables-legacy, host 2 with iptables-nft.
+declare -A VARIANT=([host]=legacy [host2]=nft)
+for h in host host2; do
+	ns "$h" bash -e "$EX/${RULES[4]}.sets"
+	for f in 4 6; do
+		ipt=iptables
+		[ $f = 4 ] || ipt=ip6tables
+		ns "$h" "$ipt-${VARIANT[$h]}-restore" < "$EX/${RULES[$f]}.base"
+		ns "$h" "$ipt-${VARIANT[$h]}-restore" --noflush < "$EX/${RULES[$f]}"
+	done
+	tcp_server "$h" 22 "echo SSH-2.0-OpenSSH_9.2p1; exec cat"
+	tcp_server "$h" 80 "exec cat"
+	tcp_server "$h" 443 "echo 220 closing"
+done
+for h in host host2; do
+	for p in 22 80 443; do
+		wait_for_tcp_listen "$h" $p v6
+	done
+done
+
+# setpkts NS FAMILY: packets of the set's TARPIT rule.
+setpkts() {
+	local ipt=iptables
+	[ "$2" = 4 ] || ipt=ip6tables
+	ns "$1" "$ipt-${VARIANT[$1]}-save" -c |
+		sed -n 's/^\[\([0-9]*\):.*--match-set chaostables-ban6\{0,1\} src -j TARPIT.*/\1/p'
+}
+# banned NS FAMILY ADDR: ADDR is in NS's set.
+banned() {
+	local set=chaostables-ban
+	[ "$2" = 4 ] || set=chaostables-ban6
+	ns "$1" ipset test "$set" "$3" 2>/dev/null
+}
+now() { echo "$EPOCHREALTIME"; }
+secs() { awk -v s="$1" -v e="$2" 'BEGIN { printf "%.1f", e - s }'; }
+
+# The kernel log, as a syslog daemon would keep it.
+stdbuf -oL dmesg --follow-new --time-format iso > "$LOG" 2>"$LOG.err" &
+PIDS+=($!)
+
+# fail2ban: its own config directory, the shipped files linked in.
+mkdir -p "$F2B"/{filter.d,action.d,jail.d}
+for f in filter.d/chaostables.conf action.d/chaostables-ipset.conf \
+	 jail.d/chaostables.conf; do
+	ln -s "$TOP/examples/fail2ban/$f" "$F2B/$f"
+done
+cat > "$F2B/fail2ban.conf" <<EOF
+[Definition]
+loglevel = INFO
+logtarget = $F2B/fail2ban.log
+socket = $F2B/fail2ban.sock
+pidfile = $F2B/fail2ban.pid
+dbfile = :memory:
+EOF
+echo '[DEFAULT]' > "$F2B/jail.conf"
+cat > "$F2B/jail.d/chaostables.local" <<EOF
+[chaostables]
+enabled = true
+backend = polling
+logpath = $LOG
+bantime = $BANTIME
+action = chaostables-ipset[fleet="host host2", fleet_exec="ip netns exec \$h"]
+EOF
+f2b() { fail2ban-client -c "$F2B" -s "$F2B/fail2ban.sock" "$@"; }
+fail2ban-server -f -x -c "$F2B" -s "$F2B/fail2ban.sock" \
+	-p "$F2B/fail2ban.pid" > "$F2B/server.out" 2>&1 &
+PIDS+=($!)
+if busywait 90 f2b status chaostables >/dev/null 2>&1; then
+	pass "fail2ban $(fail2ban-server -V 2>/dev/null | head -n 1) runs the shipped jail"
+else
+	fail "fail2ban runs the shipped jail (got: $(tail -n 5 "$F2B/server.out" "$F2B/fail2ban.log" 2>&1 | tr '\n' ' '))"
+	finish
+fi
+
+# The legitimate client's traffic, in a loop until $STOP.
+CL="$TOP/tests/net/portscan_client.py"
+legit() {
+	local h out
+	while [ ! -e "$STOP" ]; do
+		for h in "$HOST4" "$HOST2_4" "$HOST6" "$HOST2_6"; do
+			for c in "http $h 80" "talk $h 22" "bulk $h 80 200000" \
+				 "eof $h 443"; do
+				# shellcheck disable=SC2086
+				out=$(ns client timeout 30 python3 "$CL" $c 2>&1) || true
+				case $out in
+				"echoed "[1-9]* | "banner "[1-9]*" echoed "[1-9]* | \
+				"sent "*" received "[1-9]* | "received "[1-9]*)
+					echo "ok $c" ;;
+				*) echo "FAILED $c: $out" ;;
+				esac
+			done
+		done
+	done
+}
+legit > "$F2B/legit.out" 2>&1 &
+LEGIT=$!
+PIDS+=($LEGIT)
+busywait 60 grep -q "^ok " "$F2B/legit.out" ||
+	fail "the client's traffic runs (got: $(tail -n 3 "$F2B/legit.out"))"
+
+for f in 4 6; do
+	eval "h2=\$HOST2_$f"
+	expect "v$f: before the scan host 2's set rule counted nothing" 0 \
+		"$(setpkts host2 $f)"
+done
+
+# The scans of host 1, v4 and v6 at once.
+NMAP=()
+t0=$(now)
+for f in 4 6; do
+	eval "h1=\$HOST$f"
+	six=()
+	[ $f = 4 ] || six=(-6)
+	ns scanner timeout 120 nmap -n -Pn -sS -T4 --max-retries 1 \
+		--host-timeout 100s -p 1-100 "${six[@]}" "$h1" \
+		> "$F2B/nmap$f.out" 2>&1 &
+	PIDS+=($!)
+	NMAP[$f]=$!
+done
+declare -A BANNED_AT LOGGED_AT
+LOGSRC=([4]="SRC=$SCANNER4 " [6]="SRC=fd00:0001:0000:0000:0000:0000:0000:0002 ")
+waitban() {
+	local f
+	for f in 4 6; do
+		[ -n "${LOGGED_AT[$f]:-}" ] || ! grep -q "${LOGSRC[$f]}" "$LOG" ||
+			LOGGED_AT[$f]=$(now)
+		[ -z "${BANNED_AT[$f]:-}" ] || continue
+		eval "banned host2 $f \$SCANNER$f" && BANNED_AT[$f]=$(now)
+	done
+	[ -n "${BANNED_AT[4]:-}" ] && [ -n "${BANNED_AT[6]:-}" ]
+}
+busywait "$BAN_SECS" waitban || true
+for f in 4 6; do
+	eval "s=\$SCANNER$f"
+	if [ -n "${BANNED_AT[$f]:-}" ]; then
+		d=$(secs "$t0" "${BANNED_AT[$f]}")
+		echo "# fleet timing v$f: scan start -> ban on host 2: ${d}s (first log line after $(secs "$t0" "${LOGGED_AT[$f]:-$t0}")s)"
+		pass "v$f: scanner $s banned on host 2 within ${BAN_SECS}s of the scan's start (${d}s)"
+	else
+		fail "v$f: scanner $s banned on host 2 (expected within ${BAN_SECS}s, got no entry; fail2ban: $(grep -E 'Ban|ERROR' "$F2B/fail2ban.log" | tail -n 3 | tr '\n' ' '))"
+	fi
+	if banned host $f "$s"; then
+		pass "v$f: scanner banned on host 1 too"
+	else
+		fail "v$f: scanner banned on host 1 too (expected an entry, got none)"
+	fi
+done
+wait "${NMAP[4]}" "${NMAP[6]}" 2>/dev/null || true
+
+# Host 2 holds the banned scanner, on a port host 2 does not serve.
+ns scanner sysctl -qw net.ipv4.tcp_retries2=3
+for f in 4 6; do
+	eval "h2=\$HOST2_$f"
+	got=$(CLIENT_SECS=30 tcp_client scanner hold "$h2" 5000 3)
+	n=$(setpkts host2 $f)
+	if [[ "$got" == "held snd_wnd=0 "* ]] && [ "${n:-0}" -gt 0 ]; then
+		pass "v$f: host 2 holds the banned scanner in TARPIT ($got; set rule $n packets)"
+	else
+		fail "v$f: host 2 holds the banned scanner in TARPIT (expected 'held snd_wnd=0' and set rule packets > 0, got '$got', ${n:-none})"
+	fi
+done
+
+# The held connections' orphans would go on probing once the ban is over,
+# and be logged and banned again: the scanner drops them.
+for ipt in iptables-legacy ip6tables-legacy; do
+	ns scanner "$ipt" -A OUTPUT -p tcp --dport 5000 -j DROP
+done
+
+# The ban expires on both hosts.
+gone() {
+	local f h
+	for f in 4 6; do
+		for h in host host2; do
+			! eval "banned $h $f \$SCANNER$f" || return 1
+		done
+	done
+}
+t1=$(now)
+if busywait $((BANTIME + 30)) gone; then
+	pass "the bans expired: both sets empty of the scanner $(secs "$t1" "$(now)")s after the checks (bantime ${BANTIME}s)"
+else
+	fail "the bans expired (expected no entry within $((BANTIME + 30))s, got: $(ns host2 ipset list -o plain 2>&1 | grep -E '^[0-9a-f.:]+ timeout' | tr '\n' ' '))"
+fi
+for f in 4 6; do
+	eval "h2=\$HOST2_$f"
+	n0=$(setpkts host2 $f)
+	CLIENT_SECS=10 tcp_client scanner connect "$h2" 5001 >/dev/null
+	expect "v$f: after the ban, the scanner no longer meets host 2's set rule" \
+		"$n0" "$(setpkts host2 $f)"
+done
+
+touch "$STOP"
+wait "$LEGIT" 2>/dev/null || true
+ok=$(grep -c '^ok ' "$F2B/legit.out" || true)
+bad=$(grep -c '^FAILED ' "$F2B/legit.out" || true)
+if [ "$ok" -ge 16 ] && [ "$bad" = 0 ]; then
+	pass "the client's traffic never failed ($ok exchanges with both hosts, v4 and v6)"
+else
+	fail "the client's traffic never failed (expected >= 16 ok and none failed, got $ok ok, $bad failed: $(grep -m 2 '^FAILED' "$F2B/legit.out" | tr '\n' ' '))"
+fi
+for f in 4 6; do
+	eval "c=\$CLIENT$f"
+	if grep -qE "Ban $c\$|Ban $c " "$F2B/fail2ban.log"; then
+		fail "v$f: the client $c is never banned (fail2ban banned it)"
+	else
+		pass "v$f: the client $c is never banned"
+	fi
+done
+n=$(grep -c 'chaostables [a-z]*: ' "$LOG" || true)
+c=$(grep -cE "chaostables [a-z]*: .* SRC=(10\.0\.2\.2|fd00:0002:0000:0000:0000:0000:0000:0002) " "$LOG" || true)
+if [ "$n" -gt 0 ] && [ "$c" = 0 ]; then
+	pass "the kernel logged the scanner's flows ($n lines), none of the client's"
+else
+	fail "the kernel logged the scanner's flows, none of the client's (expected > 0 lines, none from the client, got $n lines, $c from the client)"
+fi
+grep -E ' (Ban|Unban) ' "$F2B/fail2ban.log" | sed 's/^/# /'
+finish
