@@ -168,12 +168,11 @@ legit() {
 }
 legit > "$F2B/legit.out" 2>&1 &
 LEGIT=$!
-PIDS+=($LEGIT)
+PIDS+=("$LEGIT")
 busywait 60 grep -q "^ok " "$F2B/legit.out" ||
 	fail "the client's traffic runs (got: $(tail -n 3 "$F2B/legit.out"))"
 
 for f in 4 6; do
-	eval "h2=\$HOST2_$f"
 	expect "v$f: before the scan host 2's set rule counted nothing" 0 \
 		"$(setpkts host2 $f)"
 done
