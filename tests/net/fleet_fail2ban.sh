@@ -286,5 +286,9 @@ if [ "$n" -gt 0 ] && [ "$c" = 0 ]; then
 else
 	fail "the kernel logged the scanner's flows, none of the client's (expected > 0 lines, none from the client, got $n lines, $c from the client)"
 fi
+# Every action ran on both hosts without an error (the sets the manual
+# creates are those the action creates).
+e=$(grep -E ' (ERROR|CRITICAL) ' "$F2B/fail2ban.log" | head -n 3 | tr '\n' ' ')
+expect "fail2ban logged no error" "" "$e"
 grep -E ' (Ban|Unban) ' "$F2B/fail2ban.log" | sed 's/^/# /'
 finish
