@@ -21,7 +21,8 @@
 #   portscan rule counted the scan and the scanner is in xt_recent's
 #   list "portscan";
 # - a second -sS of 1024-1030 (CHAOS's ports): the remembered scanner
-#   sees them all open (TARPIT's rule counts);
+#   sees them all open (TARPIT's rule counts),
+#   and its connection to 1027 is held (TARPIT: open, zero window, no RST);
 # - nmap -sU of 5000-5004: the last rule, CHAOS, counts;
 # - the client still reaches the service.
 # Each with iptables-nft and iptables-legacy in turn (CHAOS_DOC_VARIANTS,
@@ -139,6 +140,11 @@ for f in 4 6; do
 		-p 1024-1030 "${six[@]}" "$host"
 	expect "$what: a remembered scanner sees 1024-1030 open" \
 		"1024 1025 1026 1027 1028 1029 1030" "$(ports_in open)"
+	# The manual: "its connections hang". The segments after TARPIT's
+	# SYN/ACK belong to no tracked flow: the portscan rule must not
+	# class them and end the hold.
+	out=$(tcp_client scanner hold "$host" 1027 8)
+	expect "$what: a remembered scanner's connection is held" "held *" "$out"
 	n=$(counter $f 'recent.*--rcheck')
 	if [ "${n:-0}" -gt 0 ]; then
 		pass "$what: the remembered-scanner rule counted ($n)"
