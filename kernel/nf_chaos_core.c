@@ -29,36 +29,6 @@
 #include <net/netfilter/nf_conntrack.h>
 #include "nf_chaos_internal.h"
 
-/* Receive window we offer when we want data, until the route sizes it. */
-#define NF_CHAOS_WINDOW	64240
-
-/* The options of a peer's segment that shape our answer. */
-struct nf_chaos_peer_opts {
-	bool sack_ok;		/* SYN only */
-	bool wscale_ok;		/* SYN only */
-	bool saw_tstamp;
-	u32 tsval;
-};
-
-/* What of a segment a hash covers: a prefix of its source, then more. */
-enum nf_chaos_hash_of {
-	NF_CHAOS_HASH_SNET,	/* source address; for IPv6 its /64 */
-	NF_CHAOS_HASH_ADDRS,	/* source and destination address */
-	NF_CHAOS_HASH_FLOW,	/* both addresses, both ports, the epoch */
-	NF_CHAOS_HASHES,
-};
-
-/*
- * A key per network namespace and per hash: the answer budgets' slots,
- * the timestamp offsets and the cookies. All three derive from one key,
- * random unless an admin sets it (net.netfilter.nf_chaos_key), so that
- * two firewalls behind one address accept each other's cookies.
- */
-struct nf_chaos_keys {
-	siphash_key_t key[NF_CHAOS_HASHES];
-	struct rcu_head rcu;
-};
-
 /*
  * The held answers' budgets: a small table per netns of exact sources
  * (keyed hashes of 64 bits), a few ways a set. A source that finds no
@@ -77,92 +47,18 @@ struct nf_chaos_held_set {
 	} way[NF_CHAOS_HELD_WAYS];
 };
 
-struct nf_chaos_net {
-	struct nf_chaos_keys __rcu *keys;
-	struct nf_chaos_held_set *held;
-	struct ctl_table_header *sysctl;
-	unsigned int epoch;		/* seconds */
-	unsigned int held_rate;		/* answers per second and source */
+unsigned int nf_chaos_net_id __read_mostly;
+
+/* Receive window we offer when we want data, until the route sizes it. */
+#define NF_CHAOS_WINDOW	64240
+
+/* The options of a peer's segment that shape our answer. */
+struct nf_chaos_peer_opts {
+	bool sack_ok;		/* SYN only */
+	bool wscale_ok;		/* SYN only */
+	bool saw_tstamp;
+	u32 tsval;
 };
-
-static unsigned int nf_chaos_net_id __read_mostly;
-static DEFINE_MUTEX(nf_chaos_keys_mutex);
-
-static struct nf_chaos_net *nf_chaos_pernet(struct net *net)
-{
-	return net_generic(net, nf_chaos_net_id);
-}
-
-/* Keyed hash of @of of the segment @oldskb, its ports being @ports. */
-static u64 nf_chaos_hash(struct net *net, const struct sk_buff *oldskb,
-			 u8 family, u32 ports, u32 epoch,
-			 enum nf_chaos_hash_of of)
-{
-	static const u8 len6[] = {
-		[NF_CHAOS_HASH_SNET]	= 8,
-		[NF_CHAOS_HASH_ADDRS]	= 32,
-		[NF_CHAOS_HASH_FLOW]	= 40,
-	};
-	const siphash_key_t *key;
-	struct {
-		struct in6_addr saddr;
-		struct in6_addr daddr;
-		u32 ports;
-		u32 epoch;
-	} key6;
-	u8 len;
-
-	key = &rcu_dereference(nf_chaos_pernet(net)->keys)->key[of];
-	if (family == NFPROTO_IPV4) {
-		const struct iphdr *iph = ip_hdr(oldskb);
-		const u32 key4[] = {
-			(__force u32)iph->saddr, (__force u32)iph->daddr,
-			ports, epoch,
-		};
-
-		return siphash(key4, (of + 1 + (of == NF_CHAOS_HASH_FLOW)) *
-			       sizeof(key4[0]), key);
-	}
-	key6.saddr = ipv6_hdr(oldskb)->saddr;
-	key6.daddr = ipv6_hdr(oldskb)->daddr;
-	key6.ports = ports;
-	key6.epoch = epoch;
-	len = len6[of];
-	/* Link-local peers all share one /64: each is a source of its own. */
-	if (of == NF_CHAOS_HASH_SNET &&
-	    ipv6_addr_type(&key6.saddr) & IPV6_ADDR_LINKLOCAL)
-		len = sizeof(key6.saddr);
-	return siphash(&key6, len, key);
-}
-
-/*
- * Our ISN is the peer's plus a keyed hash of the flow and the epoch, so
- * any later segment of the flow tells us the peer's ISN from its ACK
- * number: rcv_nxt without keeping state. Its top bit is flipped when our
- * SYN/ACK offered window scaling, which later segments must then use.
- * The epoch, wall-clock seconds over net.netfilter.nf_chaos_epoch, as
- * SYN cookies' counter, so that an observed cookie expires: a cookie of
- * this epoch or the last one is accepted, and a connection we hold lives
- * one to two epochs (HA peers agree on the epoch as on the time).
- */
-#define NF_CHAOS_COOKIE_WSCALE	BIT(31)
-#define NF_CHAOS_EPOCH		3600
-#define NF_CHAOS_EPOCH_MAX	(30 * 86400)
-#define NF_CHAOS_EPOCHS		2
-
-static u32 nf_chaos_epoch(struct net *net)
-{
-	return div_u64(ktime_get_real_seconds(),
-		       READ_ONCE(nf_chaos_pernet(net)->epoch));
-}
-
-static u32 nf_chaos_cookie(struct net *net, const struct sk_buff *oldskb,
-			   u8 family, const struct tcphdr *oth, u32 epoch)
-{
-	return nf_chaos_hash(net, oldskb, family,
-			     (__force u32)oth->source << 16 |
-			     (__force u16)oth->dest, epoch, NF_CHAOS_HASH_FLOW);
-}
 
 static const struct tcphdr *
 nf_chaos_tcphdr_get4(struct net *net, struct sk_buff *oldskb,
@@ -260,19 +156,6 @@ static void nf_chaos_parse_opts(const struct sk_buff *oldskb,
 		}
 		i += p[i + 1];
 	}
-}
-
-/*
- * Our timestamp clock: milliseconds, as Linux's, from an offset per pair
- * of addresses, as Linux's (secure_tcp_ts_off()), so that it reveals
- * neither the uptime nor that the answers share one clock.
- */
-static u32 nf_chaos_tsval(struct net *net, const struct sk_buff *oldskb,
-			  u8 family)
-{
-	return (u32)div_u64(ktime_get_ns(), NSEC_PER_MSEC) +
-	       (u32)nf_chaos_hash(net, oldskb, family, 0, 0,
-				  NF_CHAOS_HASH_ADDRS);
 }
 
 /* NOP, NOP, timestamp at @opt, as Linux aligns it when alone. */
@@ -702,70 +585,6 @@ bool nf_chaos_tcp_answer(struct net *net, struct sk_buff *oldskb,
 }
 EXPORT_SYMBOL_GPL(nf_chaos_tcp_answer);
 
-static void nf_chaos_keys_free(struct rcu_head *head)
-{
-	kfree_sensitive(container_of(head, struct nf_chaos_keys, rcu));
-}
-
-/* A fresh set of keys from @master, in place of the netns's. */
-static int nf_chaos_keys_set(struct nf_chaos_net *cn,
-			     const siphash_key_t *master)
-{
-	struct nf_chaos_keys *keys, *old;
-	unsigned int i;
-
-	keys = kzalloc(sizeof(*keys), GFP_KERNEL_ACCOUNT);
-	if (!keys)
-		return -ENOMEM;
-	for (i = 0; i < NF_CHAOS_HASHES; i++) {
-		keys->key[i].key[0] = siphash_2u32(i, 0, master);
-		keys->key[i].key[1] = siphash_2u32(i, 1, master);
-	}
-	mutex_lock(&nf_chaos_keys_mutex);
-	old = rcu_replace_pointer(cn->keys, keys,
-				  lockdep_is_held(&nf_chaos_keys_mutex));
-	mutex_unlock(&nf_chaos_keys_mutex);
-	if (old)
-		call_rcu(&old->rcu, nf_chaos_keys_free);
-	return 0;
-}
-
-/*
- * net.netfilter.nf_chaos_key: 32 hex digits, write-only, so that the
- * firewalls of an HA pair share their cookies.
- */
-static int nf_chaos_key_sysctl(chaos_ctl_table *table, int write,
-			       void *buffer, size_t *lenp, loff_t *ppos)
-{
-	char hex[2 * sizeof(siphash_key_t) + 2] = "";
-	struct ctl_table tmp = {
-		.data	= hex,
-		.maxlen	= sizeof(hex),
-	};
-	char word[2 * sizeof(u64) + 1] = "";
-	siphash_key_t master;
-	unsigned int i;
-	int ret;
-
-	if (!write)
-		return -EPERM;
-	ret = proc_dostring(&tmp, write, buffer, lenp, ppos);
-	if (ret)
-		return ret;
-	if (strlen(hex) != 2 * sizeof(master))
-		ret = -EINVAL;
-	for (i = 0; !ret && i < ARRAY_SIZE(master.key); i++) {
-		memcpy(word, hex + i * (sizeof(word) - 1), sizeof(word) - 1);
-		ret = kstrtou64(word, 16, &master.key[i]);
-	}
-	if (!ret)
-		ret = nf_chaos_keys_set(table->data, &master);
-	memzero_explicit(hex, sizeof(hex));
-	memzero_explicit(word, sizeof(word));
-	memzero_explicit(&master, sizeof(master));
-	return ret;
-}
-
 static const unsigned int nf_chaos_epoch_max = NF_CHAOS_EPOCH_MAX;
 static const unsigned int nf_chaos_held_rate_max = NF_CHAOS_HELD_RATE_MAX;
 
@@ -799,15 +618,12 @@ static int __net_init nf_chaos_net_init(struct net *net)
 {
 	struct nf_chaos_net *cn = nf_chaos_pernet(net);
 	struct ctl_table *table;
-	siphash_key_t master;
 	unsigned int i;
 	int ret;
 
 	cn->epoch = NF_CHAOS_EPOCH;
 	cn->held_rate = NF_CHAOS_HELD_RATE;
-	get_random_bytes(&master, sizeof(master));
-	ret = nf_chaos_keys_set(cn, &master);
-	memzero_explicit(&master, sizeof(master));
+	ret = nf_chaos_keys_init(cn);
 	if (ret)
 		return ret;
 
@@ -837,7 +653,7 @@ err_table:
 err_held:
 	kvfree(cn->held);
 err_keys:
-	kfree_sensitive(rcu_dereference_protected(cn->keys, true));
+	nf_chaos_keys_exit(cn);
 	return ret;
 }
 
@@ -849,7 +665,7 @@ static void __net_exit nf_chaos_net_exit(struct net *net)
 	unregister_net_sysctl_table(cn->sysctl);
 	kfree(table);
 	kvfree(cn->held);
-	kfree_sensitive(rcu_dereference_protected(cn->keys, true));
+	nf_chaos_keys_exit(cn);
 }
 
 static struct pernet_operations nf_chaos_net_ops = {

@@ -6,9 +6,12 @@
 #ifndef _NF_CHAOS_INTERNAL_H
 #define _NF_CHAOS_INTERNAL_H
 
+#include <linux/bits.h>
 #include <linux/skbuff.h>
+#include <linux/sysctl.h>
 #include <linux/tcp.h>
 #include <linux/types.h>
+#include <net/netns/generic.h>
 #include "nf_chaos_reply.h"
 
 /*
@@ -30,6 +33,48 @@ struct nf_chaos_seg {
 	unsigned int len;
 	char data[NF_CHAOS_BANNER_MAX];
 };
+
+/* The core's state in a network namespace. */
+struct nf_chaos_net {
+	struct nf_chaos_keys __rcu *keys;
+	struct nf_chaos_held_set *held;
+	struct ctl_table_header *sysctl;
+	unsigned int epoch;		/* seconds */
+	unsigned int held_rate;		/* answers per second and source */
+};
+
+extern unsigned int nf_chaos_net_id;
+
+static inline struct nf_chaos_net *nf_chaos_pernet(struct net *net)
+{
+	return net_generic(net, nf_chaos_net_id);
+}
+
+/* nf_chaos_cookie.c: keyed hashes, the cookie, our timestamps. */
+
+/* What of a segment a hash covers: a prefix of its source, then more. */
+enum nf_chaos_hash_of {
+	NF_CHAOS_HASH_SNET,	/* source address; for IPv6 its /64 */
+	NF_CHAOS_HASH_ADDRS,	/* source and destination address */
+	NF_CHAOS_HASH_FLOW,	/* both addresses, both ports, the epoch */
+	NF_CHAOS_HASHES,
+};
+
+#define NF_CHAOS_COOKIE_WSCALE	BIT(31)	/* in our ISN: we offered scaling */
+#define NF_CHAOS_EPOCH		3600	/* default, seconds */
+#define NF_CHAOS_EPOCH_MAX	(30 * 86400)
+#define NF_CHAOS_EPOCHS		2	/* of a cookie we accept */
+
+u64 nf_chaos_hash(struct net *net, const struct sk_buff *oldskb, u8 family,
+		  u32 ports, u32 epoch, enum nf_chaos_hash_of of);
+u32 nf_chaos_epoch(struct net *net);
+u32 nf_chaos_cookie(struct net *net, const struct sk_buff *oldskb, u8 family,
+		    const struct tcphdr *oth, u32 epoch);
+u32 nf_chaos_tsval(struct net *net, const struct sk_buff *oldskb, u8 family);
+int nf_chaos_key_sysctl(chaos_ctl_table *table, int write, void *buffer,
+			size_t *lenp, loff_t *ppos);
+int nf_chaos_keys_init(struct nf_chaos_net *cn);
+void nf_chaos_keys_exit(struct nf_chaos_net *cn);
 
 /* nf_chaos_banner.c */
 unsigned int nf_chaos_banner(char *buf, __be16 port, const u8 *req,
