@@ -76,6 +76,15 @@ int nf_chaos_key_sysctl(chaos_ctl_table *table, int write, void *buffer,
 int nf_chaos_keys_init(struct nf_chaos_net *cn);
 void nf_chaos_keys_exit(struct nf_chaos_net *cn);
 
+/* nf_chaos_limit.c: the budget of each source's held answers. */
+#define NF_CHAOS_HELD_RATE	1000	/* default, answers per second */
+#define NF_CHAOS_HELD_RATE_MAX	1000000
+
+bool nf_chaos_held_allow(struct net *net, const struct sk_buff *oldskb,
+			 u8 family);
+int nf_chaos_held_init(struct nf_chaos_net *cn);
+void nf_chaos_held_exit(struct nf_chaos_net *cn);
+
 /* nf_chaos_banner.c */
 unsigned int nf_chaos_banner(char *buf, __be16 port, const u8 *req,
 			     unsigned int len);
