@@ -1,46 +1,32 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Reply-forging core of DELUDE, TARPIT and CHAOS: answer one TCP segment
- * on the host's behalf, statelessly, over IPv4 or IPv6.
+ * on the host's behalf, statelessly, over IPv4 or IPv6. Here the segment
+ * is checked and taken apart, nf_chaos_plan() answers it and
+ * nf_chaos_send4() or _send6() sends the answer; and here are the state
+ * and the sysctls of each network namespace, and the module.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/bits.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
-#include <linux/mutex.h>
 #include <linux/netfilter.h>
-#include <linux/netfilter_bridge.h>
 #include <linux/netfilter_ipv4.h>
 #include <linux/netfilter_ipv6.h>
+#include <linux/rcupdate.h>
 #include <linux/siphash.h>
-#include <linux/spinlock.h>
 #include <linux/sysctl.h>
 #include <linux/tcp.h>
 #include <net/addrconf.h>
 #include <net/ip.h>
 #include <net/ip6_checksum.h>
-#include <net/ip6_route.h>
-#include <net/l3mdev.h>
+#include <net/ipv6.h>
 #include <net/route.h>
 #include <net/netns/generic.h>
 #include <net/tcp.h>
-#include <net/xfrm.h>
-#include <net/netfilter/nf_conntrack.h>
 #include "nf_chaos_internal.h"
 
 unsigned int nf_chaos_net_id __read_mostly;
-
-/* Receive window we offer when we want data, until the route sizes it. */
-#define NF_CHAOS_WINDOW	64240
-
-/* The options of a peer's segment that shape our answer. */
-struct nf_chaos_peer_opts {
-	bool sack_ok;		/* SYN only */
-	bool wscale_ok;		/* SYN only */
-	bool saw_tstamp;
-	u32 tsval;
-};
 
 static const struct tcphdr *
 nf_chaos_tcphdr_get4(struct net *net, struct sk_buff *oldskb,
@@ -138,324 +124,6 @@ static void nf_chaos_parse_opts(const struct sk_buff *oldskb,
 		}
 		i += p[i + 1];
 	}
-}
-
-/* NOP, NOP, timestamp at @opt, as Linux aligns it when alone. */
-static unsigned int nf_chaos_put_ts(__be32 *opt, u32 head, u32 tsval,
-				    u32 tsecr)
-{
-	opt[0] = htonl(head << 16 | TCPOPT_TIMESTAMP << 8 | TCPOLEN_TIMESTAMP);
-	opt[1] = htonl(tsval);
-	opt[2] = htonl(tsecr);
-	return 3;
-}
-
-/* tcp_select_initial_window()'s window scale for the largest buffer */
-static u8 nf_chaos_rcv_wscale(struct net *net)
-{
-	u32 space = max_t(u32, READ_ONCE(net->ipv4.sysctl_tcp_rmem[2]),
-			  READ_ONCE(sysctl_rmem_max));
-
-	return clamp_t(int, ilog2(space) - 15, 0, TCP_MAX_WSCALE);
-}
-
-/*
- * The SYN/ACK's options, in tcp_options_write()'s order and alignment:
- * MSS (its value once routed), SACK-permitted, timestamps and window
- * scaling, each if the SYN offered it and this netns's TCP would use it.
- * Returns the number of option words.
- */
-static unsigned int nf_chaos_syn_opts(struct net *net,
-				      struct nf_chaos_seg *seg,
-				      const struct sk_buff *oldskb, u8 family,
-				      const struct nf_chaos_peer_opts *po)
-{
-	bool sack = po->sack_ok && READ_ONCE(net->ipv4.sysctl_tcp_sack);
-	unsigned int n = 1;
-
-	seg->tstamp = po->saw_tstamp &&
-		      READ_ONCE(net->ipv4.sysctl_tcp_timestamps);
-	if (seg->tstamp)
-		n += nf_chaos_put_ts(&seg->opt[n], sack ?
-				     TCPOPT_SACK_PERM << 8 | TCPOLEN_SACK_PERM :
-				     TCPOPT_NOP << 8 | TCPOPT_NOP,
-				     nf_chaos_tsval(net, oldskb, family),
-				     po->tsval);
-	else if (sack)
-		seg->opt[n++] = htonl(TCPOPT_NOP << 24 | TCPOPT_NOP << 16 |
-				      TCPOPT_SACK_PERM << 8 |
-				      TCPOLEN_SACK_PERM);
-	if (po->wscale_ok && READ_ONCE(net->ipv4.sysctl_tcp_window_scaling)) {
-		seg->wscale = nf_chaos_rcv_wscale(net);
-		seg->opt[n++] = htonl(TCPOPT_NOP << 24 | TCPOPT_WINDOW << 16 |
-				      TCPOLEN_WINDOW << 8 | seg->wscale);
-	}
-	return n;
-}
-
-/*
- * Answers to the later segments of a flow (TARPIT, honeypot) are stateless,
- * so nothing but the cookie ties them to a handshake of ours: two hosts that
- * answered any ACK would answer each other's answers forever, and reflect
- * every spoofed ACK. Before any data of ours a real peer acks our ISN + 1,
- * peer ISN + cookie + 1, and @ack_seq - cookie is its ISN + 1. A held peer
- * (zero window) only sends window probes and keepalives: one byte at that
- * sequence (RFC 1122), or nothing or one byte just before it (Linux, and
- * keepalives). A stalled peer, whose data we never ack, sends that data
- * again and again from that sequence, and keepalives before it. A honeypot
- * peer sends data: its sequence is at most NF_CHAOS_HONEYPOT_MAX beyond. A
- * peer to be greeted has sent nothing yet: its sequence is exactly its
- * ISN + 1. A guessed ACK passes with odds of 2^-31 (tarpit, stall), 2^-32
- * (greeting) or 2^-12 (honeypot, which answers only data and FINs); our
- * pure ACKs pass nowhere, and a greeting, data and a FIN, passes only a
- * honeypot, whose ACK then passes nowhere: no two of our targets can loop.
- * (Each odds doubled, as either value of the cookie's top bit passes, and
- * doubled again, as a cookie of either of two epochs does.)
- */
-#define NF_CHAOS_HONEYPOT_MAX	BIT(20)
-
-/*
- * The peer's next sequence number, from its ACK of our ISN; and with it
- * whether our SYN/ACK offered window scaling, as the peer's sequence is
- * near it, never 2^31 away.
- */
-static u32 nf_chaos_rcv_nxt(struct net *net, struct nf_chaos_seg *seg,
-			    const struct sk_buff *oldskb, u8 family,
-			    const struct tcphdr *oth, u32 epoch)
-{
-	u32 rcv_nxt = ntohl(oth->ack_seq);
-
-	rcv_nxt -= nf_chaos_cookie(net, oldskb, family, oth, epoch);
-	seg->wscale = 0;
-	if ((ntohl(oth->seq) - rcv_nxt + NF_CHAOS_COOKIE_WSCALE / 2) &
-	    NF_CHAOS_COOKIE_WSCALE) {
-		rcv_nxt -= NF_CHAOS_COOKIE_WSCALE;
-		seg->wscale = nf_chaos_rcv_wscale(net);
-	}
-	return rcv_nxt;
-}
-
-static bool nf_chaos_acks_cookie(u32 seq, u32 rcv_nxt, u32 dlen,
-				 enum nf_chaos_answer answer)
-{
-	if (answer == NF_CHAOS_HONEYPOT)
-		return seq - rcv_nxt < NF_CHAOS_HONEYPOT_MAX;
-	if (answer == NF_CHAOS_DELUDE_BANNER || answer == NF_CHAOS_BANNER)
-		return seq == rcv_nxt;
-	if (dlen <= 1 && seq + 1 == rcv_nxt)
-		return true;
-	return seq == rcv_nxt && dlen && (dlen == 1 || answer == NF_CHAOS_STALL);
-}
-
-/*
- * After a greeting of L bytes and a FIN, the peer acks peer ISN + cookie +
- * L + 2 and sends from its ISN + 1 + S, S what it has sent since the
- * handshake: @rcv_nxt - @seq is 1 + L - S. Those segments, its ACK and FIN
- * and whatever it sent before it read the greeting, get no answer: a RST
- * would reach the peer before it read the greeting, and fail the read.
- * A stray segment falls in this window with odds of 2^-15, and then only
- * misses its RST.
- */
-#define NF_CHAOS_GREETED_MAX	BIT(16)
-
-static bool nf_chaos_after_greeting(u32 seq, u32 rcv_nxt)
-{
-	return rcv_nxt - seq + NF_CHAOS_GREETED_MAX <=
-	       NF_CHAOS_GREETED_MAX + NF_CHAOS_BANNER_MAX + 2;
-}
-
-/* What the answer core makes of a segment. */
-enum nf_chaos_verdict {
-	NF_CHAOS_NOT_OURS,	/* silence, and the caller may answer */
-	NF_CHAOS_OURS,		/* a flow of ours: silence, from all */
-	NF_CHAOS_SEND,		/* the answer in the nf_chaos_seg */
-};
-
-/*
- * Whether @oth carries a cookie of this epoch or the last one, and then
- * the peer's next sequence number in *@rcv_nxt; for a greeting, whether
- * it follows one of ours (NF_CHAOS_OURS).
- */
-static enum nf_chaos_verdict
-nf_chaos_check(struct net *net, struct nf_chaos_seg *seg,
-	       const struct sk_buff *oldskb, u8 family,
-	       const struct tcphdr *oth, u32 dlen,
-	       enum nf_chaos_answer answer, u32 *rcv_nxt)
-{
-	enum nf_chaos_verdict ret = NF_CHAOS_NOT_OURS;
-	u32 epoch = nf_chaos_epoch(net), seq = ntohl(oth->seq);
-	unsigned int i;
-
-	for (i = 0; i < NF_CHAOS_EPOCHS; i++, epoch--) {
-		*rcv_nxt = nf_chaos_rcv_nxt(net, seg, oldskb, family, oth,
-					    epoch);
-		if (nf_chaos_acks_cookie(seq, *rcv_nxt, dlen, answer))
-			return NF_CHAOS_SEND;
-		if ((answer == NF_CHAOS_DELUDE_BANNER ||
-		     answer == NF_CHAOS_BANNER) &&
-		    nf_chaos_after_greeting(seq, *rcv_nxt))
-			ret = NF_CHAOS_OURS;
-	}
-	return ret;
-}
-
-#define NF_CHAOS_REQ_PEEK	16	/* bytes of a request we look at */
-
-/*
- * Greet a peer that completed our handshake: the greeting, with a FIN as
- * the service then closes, in one segment. The peer's window field, scaled
- * or not, is at most its window; what it cannot take is left out, and so is
- * the FIN then.
- */
-static bool nf_chaos_plan_banner(struct net *net, struct nf_chaos_seg *seg,
-				 const struct sk_buff *oldskb,
-				 const struct tcphdr *oth, u32 dlen)
-{
-	struct tcphdr *th = &seg->th;
-	u8 buf[NF_CHAOS_REQ_PEEK];
-	unsigned int len = min_t(u32, dlen, sizeof(buf));
-	const u8 *req = NULL;
-
-	if (len)
-		req = skb_header_pointer(oldskb, oldskb->len - dlen, len, buf);
-	len = nf_chaos_banner(seg->data, oth->dest, req, req ? len : 0);
-	seg->len = min_t(unsigned int, len, ntohs(oth->window));
-	if (!seg->len)
-		return false;
-
-	th->seq = oth->ack_seq;
-	th->ack_seq = htonl(ntohl(oth->seq) + dlen + oth->fin);
-	th->ack = 1;
-	th->psh = 1;
-	th->fin = seg->len == len;
-	th->window = htons(NF_CHAOS_WINDOW);
-	return true;
-}
-
-/* A peer that sends timestamps gets ours, as from the SYN/ACK on. */
-static void nf_chaos_later_ts(struct net *net, struct nf_chaos_seg *seg,
-			      const struct sk_buff *oldskb, u8 family,
-			      const struct nf_chaos_peer_opts *po)
-{
-	seg->tstamp = po->saw_tstamp &&
-		      READ_ONCE(net->ipv4.sysctl_tcp_timestamps);
-	if (seg->tstamp)
-		seg->th.doff += nf_chaos_put_ts(seg->opt,
-						TCPOPT_NOP << 8 | TCPOPT_NOP,
-						nf_chaos_tsval(net, oldskb, family),
-						po->tsval);
-}
-
-/* A held peer's answer, if its source's budget allows. */
-static enum nf_chaos_verdict nf_chaos_held(struct net *net,
-					   const struct sk_buff *oldskb,
-					   u8 family)
-{
-	return nf_chaos_held_allow(net, oldskb, family) ? NF_CHAOS_SEND :
-							  NF_CHAOS_OURS;
-}
-
-/* Fill @seg with the answer to @oth, which carries @dlen bytes of data. */
-static enum nf_chaos_verdict
-nf_chaos_plan(struct net *net, struct nf_chaos_seg *seg,
-	      const struct sk_buff *oldskb, u8 family,
-	      const struct tcphdr *oth, u32 dlen,
-	      const struct nf_chaos_peer_opts *po,
-	      enum nf_chaos_answer answer)
-{
-	enum nf_chaos_verdict verdict;
-	struct tcphdr *th = &seg->th;
-	u32 seq = ntohl(oth->seq);
-	u32 rcv_nxt;
-
-	memset(seg, 0, offsetof(struct nf_chaos_seg, data));
-	th->source = oth->dest;
-	th->dest = oth->source;
-	th->doff = sizeof(*th) / 4;
-
-	if (oth->syn && !oth->ack && answer != NF_CHAOS_RESET &&
-	    answer != NF_CHAOS_BANNER) {
-		/* A listener drops SYN|FIN (tcp_rcv_state_process()). */
-		if (oth->fin)
-			return NF_CHAOS_NOT_OURS;
-		th->doff += nf_chaos_syn_opts(net, seg, oldskb, family, po);
-		th->seq = htonl(seq + nf_chaos_cookie(net, oldskb, family, oth,
-						      nf_chaos_epoch(net)) +
-				(seg->wscale ? NF_CHAOS_COOKIE_WSCALE : 0));
-		th->ack_seq = htonl(seq + 1);
-		th->syn = 1;
-		th->ack = 1;
-		/*
-		 * A tarpit offers no window at all: the peer sends no data,
-		 * only window probes, and RFC 1122 has it wait as long as
-		 * they are answered. Any window would let it send, then
-		 * retransmit and give up after tcp_retries2.
-		 */
-		if (answer != NF_CHAOS_TARPIT)
-			th->window = htons(NF_CHAOS_WINDOW);
-		return NF_CHAOS_SEND;
-	}
-
-	switch (answer) {
-	case NF_CHAOS_DELUDE_BANNER:
-	case NF_CHAOS_BANNER:
-		/* The handshake's ACK, or the first data, carries our cookie. */
-		verdict = NF_CHAOS_NOT_OURS;
-		if (!oth->syn && oth->ack)
-			verdict = nf_chaos_check(net, seg, oldskb, family, oth,
-						 dlen, answer, &rcv_nxt);
-		if (verdict == NF_CHAOS_SEND) {
-			if (!nf_chaos_plan_banner(net, seg, oldskb, oth, dlen))
-				return NF_CHAOS_OURS;
-			nf_chaos_later_ts(net, seg, oldskb, family, po);
-			return nf_chaos_held(net, oldskb, family);
-		}
-		if (verdict == NF_CHAOS_OURS || answer == NF_CHAOS_BANNER)
-			return verdict;
-		fallthrough;
-	case NF_CHAOS_DELUDE:
-	case NF_CHAOS_RESET:
-		/* RFC 793 reset generation. */
-		th->rst = 1;
-		if (oth->ack) {
-			th->seq = oth->ack_seq;
-		} else {
-			th->ack_seq = htonl(seq + oth->syn + oth->fin + dlen);
-			th->ack = 1;
-		}
-		return NF_CHAOS_SEND;
-	case NF_CHAOS_TARPIT:
-	case NF_CHAOS_STALL:
-		/* Close attempts and strays go unanswered. */
-		if (oth->syn || oth->fin || !oth->ack ||
-		    nf_chaos_check(net, seg, oldskb, family, oth, dlen, answer,
-				   &rcv_nxt) != NF_CHAOS_SEND)
-			return NF_CHAOS_NOT_OURS;
-		/* Ack exactly what the peer has acked: probes are answered. */
-		th->ack_seq = htonl(rcv_nxt);
-		/*
-		 * A stalled peer's window stays open until it sends data; then
-		 * it is zero and the data never acked, so the peer retransmits
-		 * it on its back-off, and each answer keeps it waiting.
-		 */
-		if (answer == NF_CHAOS_STALL && seq + 1 == rcv_nxt)
-			th->window = htons(NF_CHAOS_WINDOW);
-		break;
-	case NF_CHAOS_HONEYPOT:
-		if (oth->syn || !oth->ack || (!dlen && !oth->fin) ||
-		    nf_chaos_check(net, seg, oldskb, family, oth, dlen, answer,
-				   &rcv_nxt) != NF_CHAOS_SEND)
-			return NF_CHAOS_NOT_OURS;
-		th->ack_seq = htonl(seq + dlen + oth->fin);
-		th->window = htons(NF_CHAOS_WINDOW);
-		break;
-	default:
-		return NF_CHAOS_NOT_OURS;
-	}
-	th->seq = oth->ack_seq;
-	th->ack = 1;
-	nf_chaos_later_ts(net, seg, oldskb, family, po);
-	return nf_chaos_held(net, oldskb, family);
 }
 
 /*

@@ -1,7 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the parts of nf_chaos_reply.ko share; the targets include
- * nf_chaos_reply.h only.
+ * nf_chaos_reply.h only. The parts, none of which calls a target:
+ *
+ * nf_chaos_core.c	the entry point: checks and parses a segment, has it
+ *			planned and sent; netns state, sysctls, the module
+ * nf_chaos_plan.c	the answer's TCP header, options and data
+ * nf_chaos_cookie.c	keyed hashes and keys, the cookie (our ISN), epochs,
+ *			our timestamps
+ * nf_chaos_limit.c	the held answers' budget per source
+ * nf_chaos_banner.c	the greetings of the services we pose as
+ * nf_chaos_send.c	IPv4/IPv6 headers, MSS and window from the route,
+ *			routed or bridged output
  */
 #ifndef _NF_CHAOS_INTERNAL_H
 #define _NF_CHAOS_INTERNAL_H
@@ -32,6 +42,21 @@ struct nf_chaos_seg {
 	u8 wscale;		/* of the window field, after the SYN/ACK */
 	unsigned int len;
 	char data[NF_CHAOS_BANNER_MAX];
+};
+
+/* The options of a peer's segment that shape our answer. */
+struct nf_chaos_peer_opts {
+	bool sack_ok;		/* SYN only */
+	bool wscale_ok;		/* SYN only */
+	bool saw_tstamp;
+	u32 tsval;
+};
+
+/* What the answer core makes of a segment. */
+enum nf_chaos_verdict {
+	NF_CHAOS_NOT_OURS,	/* silence, and the caller may answer */
+	NF_CHAOS_OURS,		/* a flow of ours: silence, from all */
+	NF_CHAOS_SEND,		/* the answer in the nf_chaos_seg */
 };
 
 /* The core's state in a network namespace. */
@@ -88,6 +113,14 @@ void nf_chaos_held_exit(struct nf_chaos_net *cn);
 /* nf_chaos_banner.c */
 unsigned int nf_chaos_banner(char *buf, __be16 port, const u8 *req,
 			     unsigned int len);
+
+/* nf_chaos_plan.c */
+enum nf_chaos_verdict
+nf_chaos_plan(struct net *net, struct nf_chaos_seg *seg,
+	      const struct sk_buff *oldskb, u8 family,
+	      const struct tcphdr *oth, u32 dlen,
+	      const struct nf_chaos_peer_opts *po,
+	      enum nf_chaos_answer answer);
 
 /* nf_chaos_send.c: send @seg as the answer to @oldskb. */
 bool nf_chaos_send4(struct net *net, struct sk_buff *oldskb,
