@@ -8,7 +8,8 @@
  * nf_chaos_plan.c	the answer's TCP header, options and data
  * nf_chaos_cookie.c	keyed hashes and keys, the cookie (our ISN), epochs,
  *			our timestamps
- * nf_chaos_limit.c	the held answers' budget per source
+ * nf_chaos_limit.c	the token bucket (xt_CHAOS's too), the held
+ *			answers' budget per source
  * nf_chaos_banner.c	the greetings of the services we pose as
  * nf_chaos_send.c	IPv4/IPv6 headers, MSS and window from the route,
  *			routed or bridged output
