@@ -96,6 +96,24 @@ u32 nf_chaos_cookie(struct net *net, const struct sk_buff *oldskb, u8 family,
 }
 
 /*
+ * The peer's next sequence number, from its ACK of our ISN of @epoch; and
+ * in *@wscale whether our SYN/ACK offered window scaling, as the peer's
+ * sequence is near that number, never 2^31 away.
+ */
+u32 nf_chaos_rcv_nxt(struct net *net, const struct sk_buff *oldskb, u8 family,
+		     const struct tcphdr *oth, u32 epoch, bool *wscale)
+{
+	u32 rcv_nxt = ntohl(oth->ack_seq);
+
+	rcv_nxt -= nf_chaos_cookie(net, oldskb, family, oth, epoch);
+	*wscale = (ntohl(oth->seq) - rcv_nxt + NF_CHAOS_COOKIE_WSCALE / 2) &
+		  NF_CHAOS_COOKIE_WSCALE;
+	if (*wscale)
+		rcv_nxt -= NF_CHAOS_COOKIE_WSCALE;
+	return rcv_nxt;
+}
+
+/*
  * Our timestamp clock: milliseconds, as Linux's, from an offset per pair
  * of addresses, as Linux's (secure_tcp_ts_off()), so that it reveals
  * neither the uptime nor that the answers share one clock.

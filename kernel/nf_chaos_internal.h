@@ -96,6 +96,8 @@ u64 nf_chaos_hash(struct net *net, const struct sk_buff *oldskb, u8 family,
 u32 nf_chaos_epoch(struct net *net);
 u32 nf_chaos_cookie(struct net *net, const struct sk_buff *oldskb, u8 family,
 		    const struct tcphdr *oth, u32 epoch);
+u32 nf_chaos_rcv_nxt(struct net *net, const struct sk_buff *oldskb, u8 family,
+		     const struct tcphdr *oth, u32 epoch, bool *wscale);
 u32 nf_chaos_tsval(struct net *net, const struct sk_buff *oldskb, u8 family);
 int nf_chaos_key_sysctl(chaos_ctl_table *table, int write, void *buffer,
 			size_t *lenp, loff_t *ppos);

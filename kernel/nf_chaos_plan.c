@@ -88,27 +88,6 @@ static unsigned int nf_chaos_syn_opts(struct net *net,
  */
 #define NF_CHAOS_HONEYPOT_MAX	BIT(20)
 
-/*
- * The peer's next sequence number, from its ACK of our ISN; and with it
- * whether our SYN/ACK offered window scaling, as the peer's sequence is
- * near it, never 2^31 away.
- */
-static u32 nf_chaos_rcv_nxt(struct net *net, struct nf_chaos_seg *seg,
-			    const struct sk_buff *oldskb, u8 family,
-			    const struct tcphdr *oth, u32 epoch)
-{
-	u32 rcv_nxt = ntohl(oth->ack_seq);
-
-	rcv_nxt -= nf_chaos_cookie(net, oldskb, family, oth, epoch);
-	seg->wscale = 0;
-	if ((ntohl(oth->seq) - rcv_nxt + NF_CHAOS_COOKIE_WSCALE / 2) &
-	    NF_CHAOS_COOKIE_WSCALE) {
-		rcv_nxt -= NF_CHAOS_COOKIE_WSCALE;
-		seg->wscale = nf_chaos_rcv_wscale(net);
-	}
-	return rcv_nxt;
-}
-
 static bool nf_chaos_acks_cookie(u32 seq, u32 rcv_nxt, u32 dlen,
 				 enum nf_chaos_answer answer)
 {
@@ -140,22 +119,22 @@ static bool nf_chaos_after_greeting(u32 seq, u32 rcv_nxt)
 
 /*
  * Whether @oth carries a cookie of this epoch or the last one, and then
- * the peer's next sequence number in *@rcv_nxt; for a greeting, whether
- * it follows one of ours (NF_CHAOS_OURS).
+ * the peer's next sequence number in *@rcv_nxt and whether our SYN/ACK
+ * offered window scaling in *@wscale; for a greeting, whether it follows
+ * one of ours (NF_CHAOS_OURS).
  */
 static enum nf_chaos_verdict
-nf_chaos_check(struct net *net, struct nf_chaos_seg *seg,
-	       const struct sk_buff *oldskb, u8 family,
+nf_chaos_check(struct net *net, const struct sk_buff *oldskb, u8 family,
 	       const struct tcphdr *oth, u32 dlen,
-	       enum nf_chaos_answer answer, u32 *rcv_nxt)
+	       enum nf_chaos_answer answer, u32 *rcv_nxt, bool *wscale)
 {
 	enum nf_chaos_verdict ret = NF_CHAOS_NOT_OURS;
 	u32 epoch = nf_chaos_epoch(net), seq = ntohl(oth->seq);
 	unsigned int i;
 
 	for (i = 0; i < NF_CHAOS_EPOCHS; i++, epoch--) {
-		*rcv_nxt = nf_chaos_rcv_nxt(net, seg, oldskb, family, oth,
-					    epoch);
+		*rcv_nxt = nf_chaos_rcv_nxt(net, oldskb, family, oth, epoch,
+					    wscale);
 		if (nf_chaos_acks_cookie(seq, *rcv_nxt, dlen, answer))
 			return NF_CHAOS_SEND;
 		if ((answer == NF_CHAOS_DELUDE_BANNER ||
@@ -174,7 +153,7 @@ nf_chaos_check(struct net *net, struct nf_chaos_seg *seg,
  * or not, is at most its window; what it cannot take is left out, and so is
  * the FIN then.
  */
-static bool nf_chaos_plan_banner(struct net *net, struct nf_chaos_seg *seg,
+static bool nf_chaos_plan_banner(struct nf_chaos_seg *seg,
 				 const struct sk_buff *oldskb,
 				 const struct tcphdr *oth, u32 dlen)
 {
@@ -199,11 +178,19 @@ static bool nf_chaos_plan_banner(struct net *net, struct nf_chaos_seg *seg,
 	return true;
 }
 
-/* A peer that sends timestamps gets ours, as from the SYN/ACK on. */
-static void nf_chaos_later_ts(struct net *net, struct nf_chaos_seg *seg,
-			      const struct sk_buff *oldskb, u8 family,
-			      const struct nf_chaos_peer_opts *po)
+/*
+ * The rest of an answer to a later segment of a flow of ours, as from the
+ * SYN/ACK on: its window scaled if the SYN/ACK offered scaling (@wscale),
+ * and our timestamp to a peer that sends them. It is sent if its source's
+ * budget allows.
+ */
+static enum nf_chaos_verdict
+nf_chaos_later(struct net *net, struct nf_chaos_seg *seg,
+	       const struct sk_buff *oldskb, u8 family,
+	       const struct nf_chaos_peer_opts *po, bool wscale)
 {
+	if (wscale)
+		seg->wscale = nf_chaos_rcv_wscale(net);
 	seg->tstamp = po->saw_tstamp &&
 		      READ_ONCE(net->ipv4.sysctl_tcp_timestamps);
 	if (seg->tstamp)
@@ -211,13 +198,6 @@ static void nf_chaos_later_ts(struct net *net, struct nf_chaos_seg *seg,
 						TCPOPT_NOP << 8 | TCPOPT_NOP,
 						nf_chaos_tsval(net, oldskb, family),
 						po->tsval);
-}
-
-/* A held peer's answer, if its source's budget allows. */
-static enum nf_chaos_verdict nf_chaos_held(struct net *net,
-					   const struct sk_buff *oldskb,
-					   u8 family)
-{
 	return nf_chaos_held_allow(net, oldskb, family) ? NF_CHAOS_SEND :
 							  NF_CHAOS_OURS;
 }
@@ -233,6 +213,7 @@ nf_chaos_plan(struct net *net, struct nf_chaos_seg *seg,
 	enum nf_chaos_verdict verdict;
 	struct tcphdr *th = &seg->th;
 	u32 seq = ntohl(oth->seq);
+	bool wscale = false;
 	u32 rcv_nxt;
 
 	memset(seg, 0, offsetof(struct nf_chaos_seg, data));
@@ -269,13 +250,13 @@ nf_chaos_plan(struct net *net, struct nf_chaos_seg *seg,
 		/* The handshake's ACK, or the first data, carries our cookie. */
 		verdict = NF_CHAOS_NOT_OURS;
 		if (!oth->syn && oth->ack)
-			verdict = nf_chaos_check(net, seg, oldskb, family, oth,
-						 dlen, answer, &rcv_nxt);
+			verdict = nf_chaos_check(net, oldskb, family, oth, dlen,
+						 answer, &rcv_nxt, &wscale);
 		if (verdict == NF_CHAOS_SEND) {
-			if (!nf_chaos_plan_banner(net, seg, oldskb, oth, dlen))
+			if (!nf_chaos_plan_banner(seg, oldskb, oth, dlen))
 				return NF_CHAOS_OURS;
-			nf_chaos_later_ts(net, seg, oldskb, family, po);
-			return nf_chaos_held(net, oldskb, family);
+			return nf_chaos_later(net, seg, oldskb, family, po,
+					      wscale);
 		}
 		if (verdict == NF_CHAOS_OURS || answer == NF_CHAOS_BANNER)
 			return verdict;
@@ -295,8 +276,8 @@ nf_chaos_plan(struct net *net, struct nf_chaos_seg *seg,
 	case NF_CHAOS_STALL:
 		/* Close attempts and strays go unanswered. */
 		if (oth->syn || oth->fin || !oth->ack ||
-		    nf_chaos_check(net, seg, oldskb, family, oth, dlen, answer,
-				   &rcv_nxt) != NF_CHAOS_SEND)
+		    nf_chaos_check(net, oldskb, family, oth, dlen, answer,
+				   &rcv_nxt, &wscale) != NF_CHAOS_SEND)
 			return NF_CHAOS_NOT_OURS;
 		/* Ack exactly what the peer has acked: probes are answered. */
 		th->ack_seq = htonl(rcv_nxt);
@@ -310,8 +291,8 @@ nf_chaos_plan(struct net *net, struct nf_chaos_seg *seg,
 		break;
 	case NF_CHAOS_HONEYPOT:
 		if (oth->syn || !oth->ack || (!dlen && !oth->fin) ||
-		    nf_chaos_check(net, seg, oldskb, family, oth, dlen, answer,
-				   &rcv_nxt) != NF_CHAOS_SEND)
+		    nf_chaos_check(net, oldskb, family, oth, dlen, answer,
+				   &rcv_nxt, &wscale) != NF_CHAOS_SEND)
 			return NF_CHAOS_NOT_OURS;
 		th->ack_seq = htonl(seq + dlen + oth->fin);
 		th->window = htons(NF_CHAOS_WINDOW);
@@ -321,6 +302,5 @@ nf_chaos_plan(struct net *net, struct nf_chaos_seg *seg,
 	}
 	th->seq = oth->ack_seq;
 	th->ack = 1;
-	nf_chaos_later_ts(net, seg, oldskb, family, po);
-	return nf_chaos_held(net, oldskb, family);
+	return nf_chaos_later(net, seg, oldskb, family, po, wscale);
 }
