@@ -2,6 +2,7 @@
 #ifndef _NF_CHAOS_REPLY_H
 #define _NF_CHAOS_REPLY_H
 
+#include <linux/atomic.h>
 #include <linux/skbuff.h>
 #include <net/net_namespace.h>
 
@@ -35,5 +36,13 @@ bool nf_chaos_tcp_answer(struct net *net, struct sk_buff *oldskb,
 /* Whether the @len bytes of @proto at @thoff of @skb have a good checksum. */
 bool nf_chaos_csum_ok(struct sk_buff *skb, u8 family, unsigned int thoff,
 		      unsigned int len, u8 proto);
+
+/*
+ * A token bucket kept as *@tat, the time it is full again: take a token
+ * of @interval if the bucket then owes at most @tolerance (its burst
+ * times @interval, less what must stay in it), in @now's unit.
+ */
+bool nf_chaos_bucket_take(atomic64_t *tat, u64 now, u64 interval,
+			  u64 tolerance);
 
 #endif /* _NF_CHAOS_REPLY_H */

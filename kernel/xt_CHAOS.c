@@ -36,10 +36,9 @@
 #include "portscan_classify.h"
 
 /*
- * The rate limit is a token bucket kept as one theoretical arrival time
- * (GCRA), so it is lockless and never wraps: times are in jiffies shifted
- * left by CHAOS_FRAC bits, enough for exact rates up to 2^32 per minute and
- * still decades of uptime in 64 bits.
+ * The rate limit is the core's token bucket (nf_chaos_bucket_take()), its
+ * times in jiffies shifted left by CHAOS_FRAC bits: enough for exact rates
+ * up to 2^32 per minute and still decades of uptime in 64 bits.
  */
 #define CHAOS_FRAC		24
 #define CHAOS_TOLERANCE_MAX	BIT_ULL(62)
@@ -108,23 +107,6 @@ struct chaos_state {
 	struct chaos_port port[CHAOS_PORT_SLOTS];
 	struct chaos_source source[CHAOS_SOURCE_SLOTS];
 };
-
-/* Take a token if @spare more stay in the bucket (in units of time). */
-static bool chaos_bucket_take(struct chaos_bucket *b, u64 spare)
-{
-	s64 old = atomic64_read(&b->tat);
-	u64 now = get_jiffies_64();
-	u64 tat;
-
-	now <<= CHAOS_FRAC;
-	do {
-		tat = max_t(u64, old, now) + b->interval;
-		/* An empty bucket costs a read only, even under a flood. */
-		if (tat - now + spare > b->tolerance)
-			return false;
-	} while (!atomic64_try_cmpxchg(&b->tat, &old, tat));
-	return true;
-}
 
 /* True with probability @ppm parts per million. */
 static bool chaos_chance(u32 ppm)
@@ -201,6 +183,7 @@ static bool chaos_refuse(const struct sk_buff *skb,
 	struct chaos_state *st = info->priv;
 	u32 now = (u32)jiffies | 1, src, tries, rung;
 	struct chaos_source *source;
+	u64 ticks, spare;
 	u32 key;
 	bool climb;
 
@@ -230,7 +213,11 @@ static bool chaos_refuse(const struct sk_buff *skb,
 		       now - READ_ONCE(source->other) < CHAOS_OTHER_TIME ||
 		       !chaos_chance(info->reject_prob)))
 		return false;
-	if (!chaos_bucket_take(&st->bucket, climb ? 0 : st->bucket.interval))
+	ticks = get_jiffies_64();
+	spare = climb ? 0 : st->bucket.interval;
+	if (!nf_chaos_bucket_take(&st->bucket.tat, ticks << CHAOS_FRAC,
+				  st->bucket.interval,
+				  st->bucket.tolerance - spare))
 		return false;
 	if (!climb) {
 		WRITE_ONCE(source->other, now);

@@ -1,0 +1,206 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The stateless part of an answer: keyed hashes of a segment, a key set
+ * per network namespace (net.netfilter.nf_chaos_key), the cookie that is
+ * our ISN and the epoch it belongs to, and our timestamp clock.
+ */
+#include <linux/kernel.h>
+#include <linux/mutex.h>
+#include <linux/random.h>
+#include <linux/rcupdate.h>
+#include <linux/siphash.h>
+#include <linux/slab.h>
+#include <linux/sysctl.h>
+#include <linux/timekeeping.h>
+#include <net/addrconf.h>
+#include <net/ip.h>
+#include <net/ipv6.h>
+#include "nf_chaos_internal.h"
+
+/*
+ * A key per network namespace and per hash: the answer budgets' slots,
+ * the timestamp offsets and the cookies. All three derive from one key,
+ * random unless an admin sets it (net.netfilter.nf_chaos_key), so that
+ * two firewalls behind one address accept each other's cookies.
+ */
+struct nf_chaos_keys {
+	siphash_key_t key[NF_CHAOS_HASHES];
+	struct rcu_head rcu;
+};
+
+static DEFINE_MUTEX(nf_chaos_keys_mutex);
+
+/* Keyed hash of @of of the segment @oldskb, its ports being @ports. */
+u64 nf_chaos_hash(struct net *net, const struct sk_buff *oldskb, u8 family,
+		  u32 ports, u32 epoch, enum nf_chaos_hash_of of)
+{
+	static const u8 len6[] = {
+		[NF_CHAOS_HASH_SNET]	= 8,
+		[NF_CHAOS_HASH_ADDRS]	= 32,
+		[NF_CHAOS_HASH_FLOW]	= 40,
+	};
+	const siphash_key_t *key;
+	struct {
+		struct in6_addr saddr;
+		struct in6_addr daddr;
+		u32 ports;
+		u32 epoch;
+	} key6;
+	u8 len;
+
+	key = &rcu_dereference(nf_chaos_pernet(net)->keys)->key[of];
+	if (family == NFPROTO_IPV4) {
+		const struct iphdr *iph = ip_hdr(oldskb);
+		const u32 key4[] = {
+			(__force u32)iph->saddr, (__force u32)iph->daddr,
+			ports, epoch,
+		};
+
+		return siphash(key4, (of + 1 + (of == NF_CHAOS_HASH_FLOW)) *
+			       sizeof(key4[0]), key);
+	}
+	key6.saddr = ipv6_hdr(oldskb)->saddr;
+	key6.daddr = ipv6_hdr(oldskb)->daddr;
+	key6.ports = ports;
+	key6.epoch = epoch;
+	len = len6[of];
+	/* Link-local peers all share one /64: each is a source of its own. */
+	if (of == NF_CHAOS_HASH_SNET &&
+	    ipv6_addr_type(&key6.saddr) & IPV6_ADDR_LINKLOCAL)
+		len = sizeof(key6.saddr);
+	return siphash(&key6, len, key);
+}
+
+/*
+ * Our ISN is the peer's plus a keyed hash of the flow and the epoch, so
+ * any later segment of the flow tells us the peer's ISN from its ACK
+ * number: rcv_nxt without keeping state. Its top bit is flipped when our
+ * SYN/ACK offered window scaling, which later segments must then use.
+ * The epoch, wall-clock seconds over net.netfilter.nf_chaos_epoch, as
+ * SYN cookies' counter, so that an observed cookie expires: a cookie of
+ * this epoch or the last one is accepted, and a connection we hold lives
+ * one to two epochs (HA peers agree on the epoch as on the time).
+ */
+u32 nf_chaos_epoch(struct net *net)
+{
+	return div_u64(ktime_get_real_seconds(),
+		       READ_ONCE(nf_chaos_pernet(net)->epoch));
+}
+
+u32 nf_chaos_cookie(struct net *net, const struct sk_buff *oldskb, u8 family,
+		    const struct tcphdr *oth, u32 epoch)
+{
+	return nf_chaos_hash(net, oldskb, family,
+			     (__force u32)oth->source << 16 |
+			     (__force u16)oth->dest, epoch, NF_CHAOS_HASH_FLOW);
+}
+
+/*
+ * The peer's next sequence number, from its ACK of our ISN of @epoch; and
+ * in *@wscale whether our SYN/ACK offered window scaling, as the peer's
+ * sequence is near that number, never 2^31 away.
+ */
+u32 nf_chaos_rcv_nxt(struct net *net, const struct sk_buff *oldskb, u8 family,
+		     const struct tcphdr *oth, u32 epoch, bool *wscale)
+{
+	u32 rcv_nxt = ntohl(oth->ack_seq);
+
+	rcv_nxt -= nf_chaos_cookie(net, oldskb, family, oth, epoch);
+	*wscale = (ntohl(oth->seq) - rcv_nxt + NF_CHAOS_COOKIE_WSCALE / 2) &
+		  NF_CHAOS_COOKIE_WSCALE;
+	if (*wscale)
+		rcv_nxt -= NF_CHAOS_COOKIE_WSCALE;
+	return rcv_nxt;
+}
+
+/*
+ * Our timestamp clock: milliseconds, as Linux's, from an offset per pair
+ * of addresses, as Linux's (secure_tcp_ts_off()), so that it reveals
+ * neither the uptime nor that the answers share one clock.
+ */
+u32 nf_chaos_tsval(struct net *net, const struct sk_buff *oldskb, u8 family)
+{
+	return (u32)div_u64(ktime_get_ns(), NSEC_PER_MSEC) +
+	       (u32)nf_chaos_hash(net, oldskb, family, 0, 0,
+				  NF_CHAOS_HASH_ADDRS);
+}
+
+static void nf_chaos_keys_free(struct rcu_head *head)
+{
+	kfree_sensitive(container_of(head, struct nf_chaos_keys, rcu));
+}
+
+/* A fresh set of keys from @master, in place of the netns's. */
+static int nf_chaos_keys_set(struct nf_chaos_net *cn,
+			     const siphash_key_t *master)
+{
+	struct nf_chaos_keys *keys, *old;
+	unsigned int i;
+
+	keys = kzalloc(sizeof(*keys), GFP_KERNEL_ACCOUNT);
+	if (!keys)
+		return -ENOMEM;
+	for (i = 0; i < NF_CHAOS_HASHES; i++) {
+		keys->key[i].key[0] = siphash_2u32(i, 0, master);
+		keys->key[i].key[1] = siphash_2u32(i, 1, master);
+	}
+	mutex_lock(&nf_chaos_keys_mutex);
+	old = rcu_replace_pointer(cn->keys, keys,
+				  lockdep_is_held(&nf_chaos_keys_mutex));
+	mutex_unlock(&nf_chaos_keys_mutex);
+	if (old)
+		call_rcu(&old->rcu, nf_chaos_keys_free);
+	return 0;
+}
+
+/*
+ * net.netfilter.nf_chaos_key: 32 hex digits, write-only, so that the
+ * firewalls of an HA pair share their cookies.
+ */
+int nf_chaos_key_sysctl(chaos_ctl_table *table, int write, void *buffer,
+			size_t *lenp, loff_t *ppos)
+{
+	char hex[2 * sizeof(siphash_key_t) + 2] = "";
+	struct ctl_table tmp = {
+		.data	= hex,
+		.maxlen	= sizeof(hex),
+	};
+	char word[2 * sizeof(u64) + 1] = "";
+	siphash_key_t master;
+	unsigned int i;
+	int ret;
+
+	if (!write)
+		return -EPERM;
+	ret = proc_dostring(&tmp, write, buffer, lenp, ppos);
+	if (ret)
+		return ret;
+	if (strlen(hex) != 2 * sizeof(master))
+		ret = -EINVAL;
+	for (i = 0; !ret && i < ARRAY_SIZE(master.key); i++) {
+		memcpy(word, hex + i * (sizeof(word) - 1), sizeof(word) - 1);
+		ret = kstrtou64(word, 16, &master.key[i]);
+	}
+	if (!ret)
+		ret = nf_chaos_keys_set(table->data, &master);
+	memzero_explicit(hex, sizeof(hex));
+	memzero_explicit(word, sizeof(word));
+	memzero_explicit(&master, sizeof(master));
+	return ret;
+}
+
+int nf_chaos_keys_init(struct nf_chaos_net *cn)
+{
+	siphash_key_t master;
+	int ret;
+
+	get_random_bytes(&master, sizeof(master));
+	ret = nf_chaos_keys_set(cn, &master);
+	memzero_explicit(&master, sizeof(master));
+	return ret;
+}
+
+void nf_chaos_keys_exit(struct nf_chaos_net *cn)
+{
+	kfree_sensitive(rcu_dereference_protected(cn->keys, true));
+}

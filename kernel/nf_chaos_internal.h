@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the parts of nf_chaos_reply.ko share; the targets include
+ * nf_chaos_reply.h only. The parts, none of which calls a target:
+ *
+ * nf_chaos_core.c	the entry point: checks and parses a segment, has it
+ *			planned and sent; netns state, sysctls, the module
+ * nf_chaos_plan.c	the answer's TCP header, options and data
+ * nf_chaos_cookie.c	keyed hashes and keys, the cookie (our ISN), epochs,
+ *			our timestamps
+ * nf_chaos_limit.c	the token bucket (xt_CHAOS's too), the held
+ *			answers' budget per source
+ * nf_chaos_banner.c	the greetings of the services we pose as
+ * nf_chaos_send.c	IPv4/IPv6 headers, MSS and window from the route,
+ *			routed or bridged output
+ */
+#ifndef _NF_CHAOS_INTERNAL_H
+#define _NF_CHAOS_INTERNAL_H
+
+#include <linux/bits.h>
+#include <linux/skbuff.h>
+#include <linux/sysctl.h>
+#include <linux/tcp.h>
+#include <linux/types.h>
+#include <net/netns/generic.h>
+#include "nf_chaos_reply.h"
+
+/*
+ * A greeting fits the 536-byte MSS that every peer accepts (RFC 9293), so
+ * the peer's MSS, which only its SYN carries, need not be remembered.
+ */
+#define NF_CHAOS_BANNER_MAX	192
+
+/*
+ * A reply: a header, the options the host's stack would send (on a SYN/ACK
+ * MSS first, the rest as the SYN offered them; a timestamp on the later
+ * segments of a peer that sends one), data on a greeting.
+ */
+struct nf_chaos_seg {
+	struct tcphdr th;
+	__be32 opt[5];
+	bool tstamp;
+	u8 wscale;		/* of the window field, after the SYN/ACK */
+	unsigned int len;
+	char data[NF_CHAOS_BANNER_MAX];
+};
+
+/* The options of a peer's segment that shape our answer. */
+struct nf_chaos_peer_opts {
+	bool sack_ok;		/* SYN only */
+	bool wscale_ok;		/* SYN only */
+	bool saw_tstamp;
+	u32 tsval;
+};
+
+/* What the answer core makes of a segment. */
+enum nf_chaos_verdict {
+	NF_CHAOS_NOT_OURS,	/* silence, and the caller may answer */
+	NF_CHAOS_OURS,		/* a flow of ours: silence, from all */
+	NF_CHAOS_SEND,		/* the answer in the nf_chaos_seg */
+};
+
+/* The core's state in a network namespace. */
+struct nf_chaos_net {
+	struct nf_chaos_keys __rcu *keys;
+	struct nf_chaos_held_set *held;
+	struct ctl_table_header *sysctl;
+	unsigned int epoch;		/* seconds */
+	unsigned int held_rate;		/* answers per second and source */
+};
+
+extern unsigned int nf_chaos_net_id;
+
+static inline struct nf_chaos_net *nf_chaos_pernet(struct net *net)
+{
+	return net_generic(net, nf_chaos_net_id);
+}
+
+/* nf_chaos_cookie.c: keyed hashes, the cookie, our timestamps. */
+
+/* What of a segment a hash covers: a prefix of its source, then more. */
+enum nf_chaos_hash_of {
+	NF_CHAOS_HASH_SNET,	/* source address; for IPv6 its /64 */
+	NF_CHAOS_HASH_ADDRS,	/* source and destination address */
+	NF_CHAOS_HASH_FLOW,	/* both addresses, both ports, the epoch */
+	NF_CHAOS_HASHES,
+};
+
+#define NF_CHAOS_COOKIE_WSCALE	BIT(31)	/* in our ISN: we offered scaling */
+#define NF_CHAOS_EPOCH		3600	/* default, seconds */
+#define NF_CHAOS_EPOCH_MAX	(30 * 86400)
+#define NF_CHAOS_EPOCHS		2	/* of a cookie we accept */
+
+u64 nf_chaos_hash(struct net *net, const struct sk_buff *oldskb, u8 family,
+		  u32 ports, u32 epoch, enum nf_chaos_hash_of of);
+u32 nf_chaos_epoch(struct net *net);
+u32 nf_chaos_cookie(struct net *net, const struct sk_buff *oldskb, u8 family,
+		    const struct tcphdr *oth, u32 epoch);
+u32 nf_chaos_rcv_nxt(struct net *net, const struct sk_buff *oldskb, u8 family,
+		     const struct tcphdr *oth, u32 epoch, bool *wscale);
+u32 nf_chaos_tsval(struct net *net, const struct sk_buff *oldskb, u8 family);
+int nf_chaos_key_sysctl(chaos_ctl_table *table, int write, void *buffer,
+			size_t *lenp, loff_t *ppos);
+int nf_chaos_keys_init(struct nf_chaos_net *cn);
+void nf_chaos_keys_exit(struct nf_chaos_net *cn);
+
+/* nf_chaos_limit.c: the budget of each source's held answers. */
+#define NF_CHAOS_HELD_RATE	1000	/* default, answers per second */
+#define NF_CHAOS_HELD_RATE_MAX	1000000
+
+bool nf_chaos_held_allow(struct net *net, const struct sk_buff *oldskb,
+			 u8 family);
+int nf_chaos_held_init(struct nf_chaos_net *cn);
+void nf_chaos_held_exit(struct nf_chaos_net *cn);
+
+/* nf_chaos_banner.c */
+unsigned int nf_chaos_banner(char *buf, __be16 port, const u8 *req,
+			     unsigned int len);
+
+/* nf_chaos_plan.c */
+enum nf_chaos_verdict
+nf_chaos_plan(struct net *net, struct nf_chaos_seg *seg,
+	      const struct sk_buff *oldskb, u8 family,
+	      const struct tcphdr *oth, u32 dlen,
+	      const struct nf_chaos_peer_opts *po,
+	      enum nf_chaos_answer answer);
+
+/* nf_chaos_send.c: send @seg as the answer to @oldskb. */
+bool nf_chaos_send4(struct net *net, struct sk_buff *oldskb,
+		    const struct nf_chaos_seg *seg);
+bool nf_chaos_send6(struct net *net, struct sk_buff *oldskb,
+		    const struct nf_chaos_seg *seg);
+
+#endif /* _NF_CHAOS_INTERNAL_H */

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Rate limits: the token bucket, of CHAOS's answers and of ours, and the
+ * budgets of the held answers.
+ * The answers to the later segments of a flow, which only a cookie ties to
+ * a handshake of ours, are bounded per source (IPv6: per /64) in a network
+ * namespace: a real peer can have them at the rate it sends, a loop
+ * through a cookie collision (if any) ends at the first answer the bucket
+ * withholds, and an abusive peer uses up only its own bucket, never
+ * another's. A token bucket of one second's answers, in ns.
+ */
+#include <linux/atomic.h>
+#include <linux/export.h>
+#include <linux/ktime.h>
+#include <linux/slab.h>
+#include <linux/spinlock.h>
+#include "nf_chaos_internal.h"
+
+/*
+ * The token bucket is kept as one theoretical arrival time (GCRA), so it
+ * is lockless and never wraps; its unit is the caller's.
+ */
+bool nf_chaos_bucket_take(atomic64_t *tat, u64 now, u64 interval,
+			  u64 tolerance)
+{
+	s64 old = atomic64_read(tat);
+	u64 next;
+
+	do {
+		next = max_t(u64, old, now) + interval;
+		/* An empty bucket costs a read only, even under a flood. */
+		if (next - now > tolerance)
+			return false;
+	} while (!atomic64_try_cmpxchg(tat, &old, next));
+	return true;
+}
+EXPORT_SYMBOL_GPL(nf_chaos_bucket_take);
+
+/*
+ * The held answers' budgets: a small table per netns of exact sources
+ * (keyed hashes of 64 bits), a few ways a set. A source that finds no
+ * way of its own takes the fullest one, which loses the least: others
+ * cannot drain its budget, however many sources they have, and
+ * evicting it gives it a full one back.
+ */
+#define NF_CHAOS_HELD_SETS	128
+#define NF_CHAOS_HELD_WAYS	4
+
+struct nf_chaos_held_set {
+	spinlock_t lock;	/* of way[] */
+	struct {
+		u64 tag;	/* keyed hash of the source, 0 if free */
+		atomic64_t tat;	/* when the bucket is full again, in ns */
+	} way[NF_CHAOS_HELD_WAYS];
+};
+
+bool nf_chaos_held_allow(struct net *net, const struct sk_buff *oldskb,
+			 u8 family)
+{
+	struct nf_chaos_net *cn = nf_chaos_pernet(net);
+	u64 tag = nf_chaos_hash(net, oldskb, family, 0, 0,
+				NF_CHAOS_HASH_SNET) | 1;
+	struct nf_chaos_held_set *set;
+	u64 now = ktime_get_mono_fast_ns();
+	unsigned int i, w = 0;
+	u64 interval;
+	bool ok;
+
+	interval = NSEC_PER_SEC / READ_ONCE(cn->held_rate);
+	set = &cn->held[(u32)(tag >> 32) % NF_CHAOS_HELD_SETS];
+	spin_lock_bh(&set->lock);
+	for (i = 0; i < NF_CHAOS_HELD_WAYS; i++) {
+		if (set->way[i].tag == tag)
+			break;
+		if ((u64)atomic64_read(&set->way[i].tat) <
+		    (u64)atomic64_read(&set->way[w].tat))
+			w = i;
+	}
+	if (i == NF_CHAOS_HELD_WAYS) {
+		i = w;
+		set->way[i].tag = tag;
+		atomic64_set(&set->way[i].tat, 0);
+	}
+	ok = nf_chaos_bucket_take(&set->way[i].tat, now, interval,
+				  NSEC_PER_SEC);
+	spin_unlock_bh(&set->lock);
+	return ok;
+}
+
+int nf_chaos_held_init(struct nf_chaos_net *cn)
+{
+	unsigned int i;
+
+	cn->held = kvcalloc(NF_CHAOS_HELD_SETS, sizeof(*cn->held),
+			    GFP_KERNEL_ACCOUNT);
+	if (!cn->held)
+		return -ENOMEM;
+	for (i = 0; i < NF_CHAOS_HELD_SETS; i++)
+		spin_lock_init(&cn->held[i].lock);
+	return 0;
+}
+
+void nf_chaos_held_exit(struct nf_chaos_net *cn)
+{
+	kvfree(cn->held);
+}

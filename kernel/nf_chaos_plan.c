@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The answer to a segment: what a listener, a held connection, a
+ * honeypot or a greeting service would send, as the TCP header, options
+ * and data of an nf_chaos_seg, from the segment and our cookie alone.
+ */
+#include <linux/kernel.h>
+#include <linux/skbuff.h>
+#include <linux/tcp.h>
+#include <net/sock.h>
+#include <net/tcp.h>
+#include "nf_chaos_internal.h"
+
+/* Receive window we offer when we want data, until the route sizes it. */
+#define NF_CHAOS_WINDOW	64240
+
+/* NOP, NOP, timestamp at @opt, as Linux aligns it when alone. */
+static unsigned int nf_chaos_put_ts(__be32 *opt, u32 head, u32 tsval,
+				    u32 tsecr)
+{
+	opt[0] = htonl(head << 16 | TCPOPT_TIMESTAMP << 8 | TCPOLEN_TIMESTAMP);
+	opt[1] = htonl(tsval);
+	opt[2] = htonl(tsecr);
+	return 3;
+}
+
+/* tcp_select_initial_window()'s window scale for the largest buffer */
+static u8 nf_chaos_rcv_wscale(struct net *net)
+{
+	u32 space = max_t(u32, READ_ONCE(net->ipv4.sysctl_tcp_rmem[2]),
+			  READ_ONCE(sysctl_rmem_max));
+
+	return clamp_t(int, ilog2(space) - 15, 0, TCP_MAX_WSCALE);
+}
+
+/*
+ * The SYN/ACK's options, in tcp_options_write()'s order and alignment:
+ * MSS (its value once routed), SACK-permitted, timestamps and window
+ * scaling, each if the SYN offered it and this netns's TCP would use it.
+ * Returns the number of option words.
+ */
+static unsigned int nf_chaos_syn_opts(struct net *net,
+				      struct nf_chaos_seg *seg,
+				      const struct sk_buff *oldskb, u8 family,
+				      const struct nf_chaos_peer_opts *po)
+{
+	bool sack = po->sack_ok && READ_ONCE(net->ipv4.sysctl_tcp_sack);
+	unsigned int n = 1;
+
+	seg->tstamp = po->saw_tstamp &&
+		      READ_ONCE(net->ipv4.sysctl_tcp_timestamps);
+	if (seg->tstamp)
+		n += nf_chaos_put_ts(&seg->opt[n], sack ?
+				     TCPOPT_SACK_PERM << 8 | TCPOLEN_SACK_PERM :
+				     TCPOPT_NOP << 8 | TCPOPT_NOP,
+				     nf_chaos_tsval(net, oldskb, family),
+				     po->tsval);
+	else if (sack)
+		seg->opt[n++] = htonl(TCPOPT_NOP << 24 | TCPOPT_NOP << 16 |
+				      TCPOPT_SACK_PERM << 8 |
+				      TCPOLEN_SACK_PERM);
+	if (po->wscale_ok && READ_ONCE(net->ipv4.sysctl_tcp_window_scaling)) {
+		seg->wscale = nf_chaos_rcv_wscale(net);
+		seg->opt[n++] = htonl(TCPOPT_NOP << 24 | TCPOPT_WINDOW << 16 |
+				      TCPOLEN_WINDOW << 8 | seg->wscale);
+	}
+	return n;
+}
+
+/*
+ * Answers to the later segments of a flow (TARPIT, honeypot) are stateless,
+ * so nothing but the cookie ties them to a handshake of ours: two hosts that
+ * answered any ACK would answer each other's answers forever, and reflect
+ * every spoofed ACK. Before any data of ours a real peer acks our ISN + 1,
+ * peer ISN + cookie + 1, and @ack_seq - cookie is its ISN + 1. A held peer
+ * (zero window) only sends window probes and keepalives: one byte at that
+ * sequence (RFC 1122), or nothing or one byte just before it (Linux, and
+ * keepalives). A stalled peer, whose data we never ack, sends that data
+ * again and again from that sequence, and keepalives before it. A honeypot
+ * peer sends data: its sequence is at most NF_CHAOS_HONEYPOT_MAX beyond. A
+ * peer to be greeted has sent nothing yet: its sequence is exactly its
+ * ISN + 1. A guessed ACK passes with odds of 2^-31 (tarpit, stall), 2^-32
+ * (greeting) or 2^-12 (honeypot, which answers only data and FINs); our
+ * pure ACKs pass nowhere, and a greeting, data and a FIN, passes only a
+ * honeypot, whose ACK then passes nowhere: no two of our targets can loop.
+ * (Each odds doubled, as either value of the cookie's top bit passes, and
+ * doubled again, as a cookie of either of two epochs does.)
+ */
+#define NF_CHAOS_HONEYPOT_MAX	BIT(20)
+
+static bool nf_chaos_acks_cookie(u32 seq, u32 rcv_nxt, u32 dlen,
+				 enum nf_chaos_answer answer)
+{
+	if (answer == NF_CHAOS_HONEYPOT)
+		return seq - rcv_nxt < NF_CHAOS_HONEYPOT_MAX;
+	if (answer == NF_CHAOS_DELUDE_BANNER || answer == NF_CHAOS_BANNER)
+		return seq == rcv_nxt;
+	if (dlen <= 1 && seq + 1 == rcv_nxt)
+		return true;
+	return seq == rcv_nxt && dlen && (dlen == 1 || answer == NF_CHAOS_STALL);
+}
+
+/*
+ * After a greeting of L bytes and a FIN, the peer acks peer ISN + cookie +
+ * L + 2 and sends from its ISN + 1 + S, S what it has sent since the
+ * handshake: @rcv_nxt - @seq is 1 + L - S. Those segments, its ACK and FIN
+ * and whatever it sent before it read the greeting, get no answer: a RST
+ * would reach the peer before it read the greeting, and fail the read.
+ * A stray segment falls in this window with odds of 2^-15, and then only
+ * misses its RST.
+ */
+#define NF_CHAOS_GREETED_MAX	BIT(16)
+
+static bool nf_chaos_after_greeting(u32 seq, u32 rcv_nxt)
+{
+	return rcv_nxt - seq + NF_CHAOS_GREETED_MAX <=
+	       NF_CHAOS_GREETED_MAX + NF_CHAOS_BANNER_MAX + 2;
+}
+
+/*
+ * Whether @oth carries a cookie of this epoch or the last one, and then
+ * the peer's next sequence number in *@rcv_nxt and whether our SYN/ACK
+ * offered window scaling in *@wscale; for a greeting, whether it follows
+ * one of ours (NF_CHAOS_OURS).
+ */
+static enum nf_chaos_verdict
+nf_chaos_check(struct net *net, const struct sk_buff *oldskb, u8 family,
+	       const struct tcphdr *oth, u32 dlen,
+	       enum nf_chaos_answer answer, u32 *rcv_nxt, bool *wscale)
+{
+	enum nf_chaos_verdict ret = NF_CHAOS_NOT_OURS;
+	u32 epoch = nf_chaos_epoch(net), seq = ntohl(oth->seq);
+	unsigned int i;
+
+	for (i = 0; i < NF_CHAOS_EPOCHS; i++, epoch--) {
+		*rcv_nxt = nf_chaos_rcv_nxt(net, oldskb, family, oth, epoch,
+					    wscale);
+		if (nf_chaos_acks_cookie(seq, *rcv_nxt, dlen, answer))
+			return NF_CHAOS_SEND;
+		if ((answer == NF_CHAOS_DELUDE_BANNER ||
+		     answer == NF_CHAOS_BANNER) &&
+		    nf_chaos_after_greeting(seq, *rcv_nxt))
+			ret = NF_CHAOS_OURS;
+	}
+	return ret;
+}
+
+#define NF_CHAOS_REQ_PEEK	16	/* bytes of a request we look at */
+
+/*
+ * Greet a peer that completed our handshake: the greeting, with a FIN as
+ * the service then closes, in one segment. The peer's window field, scaled
+ * or not, is at most its window; what it cannot take is left out, and so is
+ * the FIN then.
+ */
+static bool nf_chaos_plan_banner(struct nf_chaos_seg *seg,
+				 const struct sk_buff *oldskb,
+				 const struct tcphdr *oth, u32 dlen)
+{
+	struct tcphdr *th = &seg->th;
+	u8 buf[NF_CHAOS_REQ_PEEK];
+	unsigned int len = min_t(u32, dlen, sizeof(buf));
+	const u8 *req = NULL;
+
+	if (len)
+		req = skb_header_pointer(oldskb, oldskb->len - dlen, len, buf);
+	len = nf_chaos_banner(seg->data, oth->dest, req, req ? len : 0);
+	seg->len = min_t(unsigned int, len, ntohs(oth->window));
+	if (!seg->len)
+		return false;
+
+	th->seq = oth->ack_seq;
+	th->ack_seq = htonl(ntohl(oth->seq) + dlen + oth->fin);
+	th->ack = 1;
+	th->psh = 1;
+	th->fin = seg->len == len;
+	th->window = htons(NF_CHAOS_WINDOW);
+	return true;
+}
+
+/*
+ * The rest of an answer to a later segment of a flow of ours, as from the
+ * SYN/ACK on: its window scaled if the SYN/ACK offered scaling (@wscale),
+ * and our timestamp to a peer that sends them. It is sent if its source's
+ * budget allows.
+ */
+static enum nf_chaos_verdict
+nf_chaos_later(struct net *net, struct nf_chaos_seg *seg,
+	       const struct sk_buff *oldskb, u8 family,
+	       const struct nf_chaos_peer_opts *po, bool wscale)
+{
+	if (wscale)
+		seg->wscale = nf_chaos_rcv_wscale(net);
+	seg->tstamp = po->saw_tstamp &&
+		      READ_ONCE(net->ipv4.sysctl_tcp_timestamps);
+	if (seg->tstamp)
+		seg->th.doff += nf_chaos_put_ts(seg->opt,
+						TCPOPT_NOP << 8 | TCPOPT_NOP,
+						nf_chaos_tsval(net, oldskb, family),
+						po->tsval);
+	return nf_chaos_held_allow(net, oldskb, family) ? NF_CHAOS_SEND :
+							  NF_CHAOS_OURS;
+}
+
+/* Fill @seg with the answer to @oth, which carries @dlen bytes of data. */
+enum nf_chaos_verdict
+nf_chaos_plan(struct net *net, struct nf_chaos_seg *seg,
+	      const struct sk_buff *oldskb, u8 family,
+	      const struct tcphdr *oth, u32 dlen,
+	      const struct nf_chaos_peer_opts *po,
+	      enum nf_chaos_answer answer)
+{
+	enum nf_chaos_verdict verdict;
+	struct tcphdr *th = &seg->th;
+	u32 seq = ntohl(oth->seq);
+	bool wscale = false;
+	u32 rcv_nxt;
+
+	memset(seg, 0, offsetof(struct nf_chaos_seg, data));
+	th->source = oth->dest;
+	th->dest = oth->source;
+	th->doff = sizeof(*th) / 4;
+
+	if (oth->syn && !oth->ack && answer != NF_CHAOS_RESET &&
+	    answer != NF_CHAOS_BANNER) {
+		/* A listener drops SYN|FIN (tcp_rcv_state_process()). */
+		if (oth->fin)
+			return NF_CHAOS_NOT_OURS;
+		th->doff += nf_chaos_syn_opts(net, seg, oldskb, family, po);
+		th->seq = htonl(seq + nf_chaos_cookie(net, oldskb, family, oth,
+						      nf_chaos_epoch(net)) +
+				(seg->wscale ? NF_CHAOS_COOKIE_WSCALE : 0));
+		th->ack_seq = htonl(seq + 1);
+		th->syn = 1;
+		th->ack = 1;
+		/*
+		 * A tarpit offers no window at all: the peer sends no data,
+		 * only window probes, and RFC 1122 has it wait as long as
+		 * they are answered. Any window would let it send, then
+		 * retransmit and give up after tcp_retries2.
+		 */
+		if (answer != NF_CHAOS_TARPIT)
+			th->window = htons(NF_CHAOS_WINDOW);
+		return NF_CHAOS_SEND;
+	}
+
+	switch (answer) {
+	case NF_CHAOS_DELUDE_BANNER:
+	case NF_CHAOS_BANNER:
+		/* The handshake's ACK, or the first data, carries our cookie. */
+		verdict = NF_CHAOS_NOT_OURS;
+		if (!oth->syn && oth->ack)
+			verdict = nf_chaos_check(net, oldskb, family, oth, dlen,
+						 answer, &rcv_nxt, &wscale);
+		if (verdict == NF_CHAOS_SEND) {
+			if (!nf_chaos_plan_banner(seg, oldskb, oth, dlen))
+				return NF_CHAOS_OURS;
+			return nf_chaos_later(net, seg, oldskb, family, po,
+					      wscale);
+		}
+		if (verdict == NF_CHAOS_OURS || answer == NF_CHAOS_BANNER)
+			return verdict;
+		fallthrough;
+	case NF_CHAOS_DELUDE:
+	case NF_CHAOS_RESET:
+		/* RFC 793 reset generation. */
+		th->rst = 1;
+		if (oth->ack) {
+			th->seq = oth->ack_seq;
+		} else {
+			th->ack_seq = htonl(seq + oth->syn + oth->fin + dlen);
+			th->ack = 1;
+		}
+		return NF_CHAOS_SEND;
+	case NF_CHAOS_TARPIT:
+	case NF_CHAOS_STALL:
+		/* Close attempts and strays go unanswered. */
+		if (oth->syn || oth->fin || !oth->ack ||
+		    nf_chaos_check(net, oldskb, family, oth, dlen, answer,
+				   &rcv_nxt, &wscale) != NF_CHAOS_SEND)
+			return NF_CHAOS_NOT_OURS;
+		/* Ack exactly what the peer has acked: probes are answered. */
+		th->ack_seq = htonl(rcv_nxt);
+		/*
+		 * A stalled peer's window stays open until it sends data; then
+		 * it is zero and the data never acked, so the peer retransmits
+		 * it on its back-off, and each answer keeps it waiting.
+		 */
+		if (answer == NF_CHAOS_STALL && seq + 1 == rcv_nxt)
+			th->window = htons(NF_CHAOS_WINDOW);
+		break;
+	case NF_CHAOS_HONEYPOT:
+		if (oth->syn || !oth->ack || (!dlen && !oth->fin) ||
+		    nf_chaos_check(net, oldskb, family, oth, dlen, answer,
+				   &rcv_nxt, &wscale) != NF_CHAOS_SEND)
+			return NF_CHAOS_NOT_OURS;
+		th->ack_seq = htonl(seq + dlen + oth->fin);
+		th->window = htons(NF_CHAOS_WINDOW);
+		break;
+	default:
+		return NF_CHAOS_NOT_OURS;
+	}
+	th->seq = oth->ack_seq;
+	th->ack = 1;
+	return nf_chaos_later(net, seg, oldskb, family, po, wscale);
+}
