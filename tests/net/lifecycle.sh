@@ -23,7 +23,6 @@ require hping3 iptables-legacy iptables-nft
 CYCLES=${CHAOS_LIFECYCLE_CYCLES:-3}
 REPLACES=${CHAOS_LIFECYCLE_REPLACES:-10}
 MODDIR=${CHAOS_TOP:-$(dirname "$0")/../..}/build/${KVER:-$(uname -r)}/kernel
-EXTS="xt_portscan xt_DELUDE xt_TARPIT xt_CHAOS"
 [ -r "$MODDIR/xt_CHAOS.ko" ] || { skip "no modules in $MODDIR"; finish; }
 
 load_all() {
@@ -101,7 +100,7 @@ setup_topology
 klog0=$(dmesg | wc -l)
 
 # 1. rmmod refused while a rule uses the module.
-for m in $EXTS; do
+for m in $OUR_EXTENSIONS; do
 	for ipt in iptables-legacy ip6tables-nft; do
 		# shellcheck disable=SC2046
 		ns host $ipt -A INPUT $(rule_of $m)
@@ -231,7 +230,7 @@ for i in $(seq "$CYCLES"); do
 	load_all
 	{
 		echo '*filter'
-		for m in $EXTS; do echo "-A INPUT $(rule_of $m)"; done
+		for m in $OUR_EXTENSIONS; do echo "-A INPUT $(rule_of $m)"; done
 		echo COMMIT
 	} | ns host iptables-legacy-restore || break
 	ns host iptables-legacy -F INPUT
