@@ -270,12 +270,14 @@ ipt_save() {
 		sed 's/\[[0-9]*:[0-9]*\]$/[0:0]/'
 }
 
-# scan SECS NMAP-ARGS...: nmap -n -Pn from the scanner namespace, killed
-# after SECS; its grepable output in $SCAN_OUT, wall time in $SCAN_TIME.
+# scan SECS NMAP-ARGS...: nmap -n -Pn from the scanner namespace (or
+# SCAN_FROM's: SCAN_FROM=client scan ...), killed after SECS; its grepable
+# output in $SCAN_OUT, wall time in $SCAN_TIME. Every test's nmap runs
+# through it (in the background too: scan ... &, its output then unused).
 scan() {
 	local secs=$1 start=$EPOCHREALTIME
 	shift
-	SCAN_OUT=$(ns scanner timeout "$secs" nmap -n -Pn -oG - "$@" 2>&1) || true
+	SCAN_OUT=$(ns "${SCAN_FROM:-scanner}" timeout "$secs" nmap -n -Pn -oG - "$@" 2>&1) || true
 	SCAN_TIME=$(awk -v s="$start" -v e="$EPOCHREALTIME" \
 		'BEGIN { printf "%.1f", e - s }')
 }
@@ -288,6 +290,13 @@ scan_done() { grep -q '^# Nmap done' <<< "$SCAN_OUT"; }
 open_services() {
 	sed -n 's/.*Ports: //p' <<< "$SCAN_OUT" | tr ',' '\n' |
 		awk -F/ '$2 == "open" { gsub(/ /, "", $1); print $1 "\t" $5 "\t" $7 }'
+}
+
+# port_state PORT: the state $SCAN_OUT gives PORT (open, closed,
+# filtered...; empty if it lists none).
+port_state() {
+	sed -n 's/.*Ports: //p' <<< "$SCAN_OUT" | tr ',' '\n' |
+		awk -F/ -v p="$1" '{ gsub(/ /, "", $1) } $1 == p { print $2 }'
 }
 
 # open_ports: the ports $SCAN_OUT reports open, sorted, space separated.
