@@ -232,6 +232,19 @@ ct_tcp() {
 	ns "$1" conntrack -L -f ipv6 -p tcp 2>/dev/null
 }
 
+# ipt_variant_dir V DIR: DIR holds iptables and ip6tables, with their
+# -save and -restore, for variant V (legacy or nft), as the admin's
+# alternative would have them: put DIR first in PATH.
+ipt_variant_dir() {
+	local c s
+	mkdir -p "$2"
+	for c in iptables ip6tables; do
+		for s in "" -save -restore; do
+			ln -sf "/usr/sbin/xtables-$1-multi" "$2/$c$s"
+		done
+	done
+}
+
 # ipt_pkts NS IPT TAG...: for each TAG, the packet count of the rule(s)
 # commented TAG, any table, from one save; IPT one of iptables-legacy,
 # iptables-nft, ip6tables-legacy, ip6tables-nft. "missing" and status 1
