@@ -65,20 +65,28 @@ rule_of() {
 	esac
 }
 
-# ruleset: rules of every extension in every mode, iptables-restore input;
-# all tagged "ruleset", for ipt_pkts.
+# PORT[MODE]: each target mode of tests/targets.list on a port of its own
+# from 7001, in its order.
+declare -A PORT
+p=7001
+while read -r mode; do
+	PORT[$mode]=$p
+	p=$((p + 1))
+done < <(target_modes)
+
+# ruleset: rules of every extension in every mode, iptables-restore input
+# (plain CHAOS last, for all ports); all tagged "ruleset", for ipt_pkts.
 ruleset() {
+	local mode
 	echo '*filter'
-	printf -- '-A INPUT -m comment --comment ruleset %s\n' \
-		"-p tcp -m portscan --stealth --synscan --cnscan --grscan" \
-		"-p tcp --dport 7001 -j DELUDE" \
-		"-p tcp --dport 7002 -j TARPIT" \
-		"-p tcp --dport 7003 -j TARPIT --honeypot" \
-		"-p tcp --dport 7004 -j TARPIT --reset" \
-		"-p tcp --dport 7007 -j TARPIT --stall" \
-		"-p tcp --dport 7005 -j CHAOS --delude" \
-		"-p tcp --dport 7006 -j CHAOS --tarpit" \
-		"-j CHAOS"
+	{
+		echo "-p tcp -m portscan --stealth --synscan --cnscan --grscan"
+		while read -r mode; do
+			[ "$mode" = CHAOS ] ||
+				echo "-p tcp --dport ${PORT[$mode]} -j $mode"
+		done < <(target_modes)
+		echo "-j CHAOS"
+	} | sed 's/^/-A INPUT -m comment --comment ruleset /'
 	echo COMMIT
 }
 RULES=$(ruleset | grep -c '^-A')
@@ -162,7 +170,7 @@ for ipt in iptables-legacy iptables-nft; do
 	ruleset | ns host "$ipt-restore"
 done
 held=$(mktemp)
-ip netns exec client /usr/bin/python3 - "$HOST4" 7002 40 > "$held" <<-'EOF' &
+ip netns exec client /usr/bin/python3 - "$HOST4" "${PORT[TARPIT]}" 40 > "$held" <<-'EOF' &
 	import select, socket, sys, time
 	host, port, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 	socks = []
