@@ -24,7 +24,8 @@
 #
 # Results (pass, fail, skip, expect, require, busywait, finish) come from
 # tests/ksft.inc; our modules (OUR_MODULES, rmmod_wait, unload_ours,
-# loaded_ours) from tests/modules.inc.
+# loaded_ours) and targets' modes (target_modes, target_rules) from
+# tests/modules.inc.
 
 source "$(dirname "${BASH_SOURCE[0]}")/ksft.inc"
 source "$(dirname "${BASH_SOURCE[0]}")/modules.inc"
@@ -230,20 +231,6 @@ tcp_client() {
 ct_tcp() {
 	ns "$1" conntrack -L -f ipv4 -p tcp 2>/dev/null
 	ns "$1" conntrack -L -f ipv6 -p tcp 2>/dev/null
-}
-
-# target_modes [TAG]: our targets' modes from tests/targets.list (those
-# tagged TAG), one a line, as they follow -j ("TARPIT --honeypot").
-# target_rules [TAG]: the same as rule arguments, "-p tcp" first for the
-# targets that take TCP only ("-p tcp -j TARPIT --honeypot").
-target_modes() { _targets "${1:-}" '$1'; }
-target_rules() {
-	_targets "${1:-}" '(" " $2 " " ~ / tcp / ? "-p tcp " : "") "-j " $1'
-}
-_targets() {
-	awk -F'|' -v tag="$1" '/^#/ || NF < 2 { next }
-		tag == "" || (" " $2 " " ~ " " tag " ") { print '"$2"' }' \
-		"$(dirname "${BASH_SOURCE[0]}")/targets.list"
 }
 
 # ipt_variant_dir V DIR: DIR holds iptables and ip6tables, with their

@@ -56,4 +56,16 @@ for ext in "${PLUGIN_EXTS[@]}"; do
 		pass "every option of $ext -h has an OK rule in $t ($opts)"
 	fi
 done
+
+# The modes the VM tests run (tests/targets.list) are rules the .t files
+# take.
+while read -r rule; do
+	t=libxt_${rule##*-j }
+	t=$TOP/extensions/${t%% *}.t
+	if grep -qxF -- "$rule;=;OK" "$t"; then
+		pass "tests/targets.list: $rule is an OK rule of ${t##*/}"
+	else
+		fail "tests/targets.list: $rule (expected \"$rule;=;OK\" in ${t##*/})"
+	fi
+done < <(target_rules)
 finish
