@@ -24,7 +24,8 @@
 #
 # Results (pass, fail, skip, expect, require, busywait, finish) come from
 # tests/ksft.inc; our modules (OUR_MODULES, rmmod_wait, unload_ours,
-# loaded_ours) from tests/modules.inc.
+# loaded_ours) and targets' modes (target_modes, target_rules) from
+# tests/modules.inc.
 
 source "$(dirname "${BASH_SOURCE[0]}")/ksft.inc"
 source "$(dirname "${BASH_SOURCE[0]}")/modules.inc"
@@ -232,6 +233,19 @@ ct_tcp() {
 	ns "$1" conntrack -L -f ipv6 -p tcp 2>/dev/null
 }
 
+# ipt_variant_dir V DIR: DIR holds iptables and ip6tables, with their
+# -save and -restore, for variant V (legacy or nft), as the admin's
+# alternative would have them: put DIR first in PATH.
+ipt_variant_dir() {
+	local c s
+	mkdir -p "$2"
+	for c in iptables ip6tables; do
+		for s in "" -save -restore; do
+			ln -sf "/usr/sbin/xtables-$1-multi" "$2/$c$s"
+		done
+	done
+}
+
 # ipt_pkts NS IPT TAG...: for each TAG, the packet count of the rule(s)
 # commented TAG, any table, from one save; IPT one of iptables-legacy,
 # iptables-nft, ip6tables-legacy, ip6tables-nft. "missing" and status 1
@@ -270,12 +284,14 @@ ipt_save() {
 		sed 's/\[[0-9]*:[0-9]*\]$/[0:0]/'
 }
 
-# scan SECS NMAP-ARGS...: nmap -n -Pn from the scanner namespace, killed
-# after SECS; its grepable output in $SCAN_OUT, wall time in $SCAN_TIME.
+# scan SECS NMAP-ARGS...: nmap -n -Pn from the scanner namespace (or
+# SCAN_FROM's: SCAN_FROM=client scan ...), killed after SECS; its grepable
+# output in $SCAN_OUT, wall time in $SCAN_TIME. Every test's nmap runs
+# through it (in the background too: scan ... &, its output then unused).
 scan() {
 	local secs=$1 start=$EPOCHREALTIME
 	shift
-	SCAN_OUT=$(ns scanner timeout "$secs" nmap -n -Pn -oG - "$@" 2>&1) || true
+	SCAN_OUT=$(ns "${SCAN_FROM:-scanner}" timeout "$secs" nmap -n -Pn -oG - "$@" 2>&1) || true
 	SCAN_TIME=$(awk -v s="$start" -v e="$EPOCHREALTIME" \
 		'BEGIN { printf "%.1f", e - s }')
 }
@@ -288,6 +304,13 @@ scan_done() { grep -q '^# Nmap done' <<< "$SCAN_OUT"; }
 open_services() {
 	sed -n 's/.*Ports: //p' <<< "$SCAN_OUT" | tr ',' '\n' |
 		awk -F/ '$2 == "open" { gsub(/ /, "", $1); print $1 "\t" $5 "\t" $7 }'
+}
+
+# port_state PORT: the state $SCAN_OUT gives PORT (open, closed,
+# filtered...; empty if it lists none).
+port_state() {
+	sed -n 's/.*Ports: //p' <<< "$SCAN_OUT" | tr ',' '\n' |
+		awk -F/ -v p="$1" '{ gsub(/ /, "", $1) } $1 == p { print $2 }'
 }
 
 # open_ports: the ports $SCAN_OUT reports open, sorted, space separated.

@@ -10,9 +10,7 @@ require groff
 # render FILE...: groff's warnings, if any
 render() { cat "$@" | groff -man -ww -z -Tutf8 2>&1; }
 
-ipt=${IPTS%% *}
-ipt=${ipt:-iptables}
-for ext in "-m portscan" "-j DELUDE" "-j TARPIT" "-j CHAOS"; do
+for ext in "${PLUGIN_EXTS[@]}"; do
 	name=${ext#-? }
 	man=$TOP/extensions/libxt_$name.man
 	if [ ! -f "$man" ]; then
@@ -32,9 +30,9 @@ for ext in "-m portscan" "-j DELUDE" "-j TARPIT" "-j CHAOS"; do
 		pass "libxt_$name.man is plain text"
 	fi
 	missing=
-	# shellcheck disable=SC2086
-	for opt in $($ipt $ext -h 2>/dev/null | sed -n "/^$name /,\$p" |
-		     sed -n 's/^  \(--[a-z-]*\).*/\1/p'); do
+	opts=$(help_opts "$ext")
+	[ -n "$opts" ] || missing=" (no option in $ext -h)"
+	for opt in $opts; do
 		grep -qF -- "\\fB${opt//-/\\-}\\fP" "$man" || missing="$missing $opt"
 	done
 	if [ -n "$missing" ]; then

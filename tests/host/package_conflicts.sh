@@ -7,16 +7,7 @@
 # (Conflicts, Replaces) instead of stopping at dpkg's "trying to
 # overwrite". No kernel has headers, so DKMS builds nothing, and
 # chaostables-dkms' postinst warns about each kernel it skips.
-[ -n "${PKG_NS:-}" ] || PKG_NS=1 exec unshare -m --propagation private bash "$0" "$@"
-PKG_DEBDIR=$(mktemp -d)
-trap 'rm -rf "$PKG_DEBDIR"' EXIT
-if ! make -C "$(dirname "$0")/../.." deb DEBDIR="$PKG_DEBDIR" > "$PKG_DEBDIR/log" 2>&1; then
-	tail -n 20 "$PKG_DEBDIR/log"
-	echo "FAIL: make deb"
-	exit 1
-fi
-source "$(dirname "$0")/../install/package_lib.inc"
-trap 'rc=$?; rm -rf "$PKG_DEBDIR"; (exit $rc); cleanup' EXIT
+source "$(dirname "$0")/package.inc"
 require dpkg-deb pkg-config
 
 xtlib=$(pkg-config --variable=xtlibdir xtables)

@@ -10,16 +10,7 @@
 # machine, the newest series in the Debian 13 root (tests/check runs the
 # host tests there too).
 # tests/install/package_install.sh installs, loads and uses them in the VM.
-[ -n "${PKG_NS:-}" ] || PKG_NS=1 exec unshare -m --propagation private bash "$0" "$@"
-PKG_DEBDIR=$(mktemp -d)
-trap 'rm -rf "$PKG_DEBDIR"' EXIT
-if ! make -C "$(dirname "$0")/../.." deb DEBDIR="$PKG_DEBDIR" > "$PKG_DEBDIR/log" 2>&1; then
-	tail -n 20 "$PKG_DEBDIR/log"
-	echo "FAIL: make deb"
-	exit 1
-fi
-source "$(dirname "$0")/../install/package_lib.inc"
-trap 'rc=$?; rm -rf "$PKG_DEBDIR"; (exit $rc); cleanup' EXIT
+source "$(dirname "$0")/package.inc"
 
 kvers=$("$TOP/tests/kernels")
 overlay_root

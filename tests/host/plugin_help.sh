@@ -1,15 +1,19 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Every plugin prints its help text, listing all of its options, within 80
-# columns, for IPv4 and IPv6, legacy and nft.
+# Every plugin prints its help text within 80 columns, for IPv4 and IPv6,
+# legacy and nft, listing every option its .t file uses; and every option
+# of its help has a rule in its .t file (tests/host/plugin_tfiles.sh, and
+# in the VM tests/net/plugin_roundtrip.sh, run them). The options come
+# from the plugins' own help and .t files: a new one needs no change here.
 set -e
 source "$(dirname "$0")/plugins.inc"
 
-# check_help IPT EXT-ARGS HEADER [OPTION...]
+# check_help IPT EXT: EXT's help, after its header ("portscan match
+# options"), lists every option of its .t file, in lines < 80 columns.
 check_help()
 {
-	local ipt=$1 ext=$2 header=$3 out opt missing="" wide
-	shift 3
+	local ipt=$1 ext=$2 out opt missing="" wide header
+	header="${ext#-? } $([ "${ext%% *}" = -m ] && echo match || echo target) options"
 
 	# shellcheck disable=SC2086
 	if ! out=$($ipt $ext -h 2>/dev/null); then
@@ -21,7 +25,7 @@ check_help()
 		fail "$ipt $ext -h (expected \"$header\", got none)"
 		return
 	fi
-	for opt in "$@"; do
+	for opt in $(t_rules "$ext" OK | ext_opts "$ext"); do
 		printf '%s\n' "$out" | grep -q -- "^  $opt\b" || missing="$missing $opt"
 	done
 	wide=$(printf '%s\n' "$out" | awk 'length > 79' | head -n 1)
@@ -35,12 +39,33 @@ check_help()
 }
 
 for ipt in $IPTS; do
-	check_help "$ipt" "-m portscan" "portscan match options" \
-		--stealth --synscan --cnscan --grscan --mark-mask
-	check_help "$ipt" "-j DELUDE" "DELUDE target options" --banner
-	check_help "$ipt" "-j TARPIT" "TARPIT target options" \
-		--tarpit --honeypot --reset
-	check_help "$ipt" "-j CHAOS" "CHAOS target options" \
-		--delude --tarpit --reject-prob --delude-prob --rate --burst --banner
+	for ext in "${PLUGIN_EXTS[@]}"; do
+		check_help "$ipt" "$ext"
+	done
 done
+
+for ext in "${PLUGIN_EXTS[@]}"; do
+	t=libxt_${ext#-? }.t
+	opts=$(help_opts "$ext" | xargs)
+	untested=$(t_rules "$ext" OK | unused_opts "$ext")
+	if [ -z "$opts" ]; then
+		fail "$ext -h lists options (expected some, got none)"
+	elif [ -n "$untested" ]; then
+		fail "every option of $ext -h has an OK rule in $t (missing: $untested)"
+	else
+		pass "every option of $ext -h has an OK rule in $t ($opts)"
+	fi
+done
+
+# The modes the VM tests run (tests/targets.list) are rules the .t files
+# take.
+while read -r rule; do
+	t=libxt_${rule##*-j }
+	t=$TOP/extensions/${t%% *}.t
+	if grep -qxF -- "$rule;=;OK" "$t"; then
+		pass "tests/targets.list: $rule is an OK rule of ${t##*/}"
+	else
+		fail "tests/targets.list: $rule (expected \"$rule;=;OK\" in ${t##*/})"
+	fi
+done < <(target_rules)
 finish

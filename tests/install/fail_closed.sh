@@ -74,14 +74,9 @@ reach() { ns client nc -z -w 5 "$1" "$2" 2>/dev/null; }
 # boot VARIANT MODULES: one boot's firewall, VARIANT's iptables first in
 # PATH as the admin's alternative would have it.
 boot() {
-	local v=$1 mods=$2 bin=/tmp/ipt-$1 out rc=0 c s save4 save6 a
+	local v=$1 mods=$2 bin=/tmp/ipt-$1 out rc=0 s save4 save6 a
 	local what="$v, modules $mods"
-	mkdir -p "$bin"
-	for c in iptables ip6tables; do
-		for s in "" -save -restore; do
-			ln -sf "/usr/sbin/xtables-$v-multi" "$bin/$c$s"
-		done
-	done
+	ipt_variant_dir "$v" "$bin"
 	setup_topology
 	start_tcp_server host 2222 || return 0
 	ns host env PATH="$bin:$PATH" iptables-restore < /etc/iptables/rules.v4

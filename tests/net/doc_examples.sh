@@ -75,12 +75,7 @@ run() {
 }
 
 for v in legacy nft; do
-	mkdir -p "$BIN/$v"
-	for c in iptables ip6tables; do
-		for s in "" -save -restore; do
-			ln -sf "/usr/sbin/xtables-$v-multi" "$BIN/$v/$c$s"
-		done
-	done
+	ipt_variant_dir "$v" "$BIN/$v"
 done
 
 while IFS=$'\t' read -r id kind flag name; do

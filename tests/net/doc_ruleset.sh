@@ -38,12 +38,7 @@ trap 'rc=$?; flush_rules host; rm -rf "$BIN" "$EX"; (exit $rc); cleanup' EXIT
 require python3 nmap socat iptables-legacy iptables-nft
 
 for V in $VARIANTS; do
-	mkdir -p "$BIN/$V"
-	for c in iptables ip6tables; do
-		for s in "" -save -restore; do
-			ln -sf "/usr/sbin/xtables-$V-multi" "$BIN/$V/$c$s"
-		done
-	done
+	ipt_variant_dir "$V" "$BIN/$V"
 done
 # h CMD...: in host, with the variant $V's iptables first in PATH.
 h() { ns host env PATH="$BIN/$V:$PATH" "$@"; }

@@ -23,7 +23,7 @@ import struct
 import sys
 import time
 
-from pktlib import csum
+from pktlib import csum, target_modes
 
 CLASSES = ["tcp", "udp", "proto", "trunc", "frags",
            "rst", "icmp", "badsum", "laterfrag", "bcast"]
@@ -42,8 +42,9 @@ ADDR = {
                    ("fd00:1::1", "33:33:00:00:00:01")]),
 }
 SRC_BASE = 16
-# Destination ports: the rule ranges of fuzz.sh (one per 1000).
-DPORTS = (10000, 17000)
+# Destination ports: the rule ranges of fuzz.sh, 1000 for each target mode
+# (plain CHAOS: the catch-all's).
+DPORTS = (10000, 10000 + 1000 * len(target_modes()))
 GARBAGE = 0xEE
 MTU = 1500
 

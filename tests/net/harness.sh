@@ -36,10 +36,10 @@ for ipt in iptables-legacy iptables-nft ip6tables-legacy ip6tables-nft; do
 done
 
 ns host iptables-nft -A INPUT -p tcp --dport 81 -j REJECT --reject-with tcp-reset
-out=$(ns scanner timeout 60 nmap -n -Pn -sS -p 79-82 "$HOST4")
-if grep -q '^80/tcp *open' <<< "$out" && grep -q '^81/tcp *closed' <<< "$out"; then
+scan 60 -sS -p 79-82 "$HOST4"
+if [ "$(port_state 80)" = open ] && [ "$(port_state 81)" = closed ]; then
 	pass "nmap from scanner sees 80 open, 81 closed"
 else
-	fail "nmap from scanner (expected 80 open, 81 closed, got: $out)"
+	fail "nmap from scanner (expected 80 open, 81 closed, got: $SCAN_OUT)"
 fi
 finish

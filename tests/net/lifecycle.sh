@@ -23,7 +23,6 @@ require hping3 iptables-legacy iptables-nft
 CYCLES=${CHAOS_LIFECYCLE_CYCLES:-3}
 REPLACES=${CHAOS_LIFECYCLE_REPLACES:-10}
 MODDIR=${CHAOS_TOP:-$(dirname "$0")/../..}/build/${KVER:-$(uname -r)}/kernel
-EXTS="xt_portscan xt_DELUDE xt_TARPIT xt_CHAOS"
 [ -r "$MODDIR/xt_CHAOS.ko" ] || { skip "no modules in $MODDIR"; finish; }
 
 load_all() {
@@ -66,20 +65,28 @@ rule_of() {
 	esac
 }
 
-# ruleset: rules of every extension in every mode, iptables-restore input;
-# all tagged "ruleset", for ipt_pkts.
+# PORT[MODE]: each target mode of tests/targets.list on a port of its own
+# from 7001, in its order.
+declare -A PORT
+p=7001
+while read -r mode; do
+	PORT[$mode]=$p
+	p=$((p + 1))
+done < <(target_modes)
+
+# ruleset: rules of every extension in every mode, iptables-restore input
+# (plain CHAOS last, for all ports); all tagged "ruleset", for ipt_pkts.
 ruleset() {
+	local mode
 	echo '*filter'
-	printf -- '-A INPUT -m comment --comment ruleset %s\n' \
-		"-p tcp -m portscan --stealth --synscan --cnscan --grscan" \
-		"-p tcp --dport 7001 -j DELUDE" \
-		"-p tcp --dport 7002 -j TARPIT" \
-		"-p tcp --dport 7003 -j TARPIT --honeypot" \
-		"-p tcp --dport 7004 -j TARPIT --reset" \
-		"-p tcp --dport 7007 -j TARPIT --stall" \
-		"-p tcp --dport 7005 -j CHAOS --delude" \
-		"-p tcp --dport 7006 -j CHAOS --tarpit" \
-		"-j CHAOS"
+	{
+		echo "-p tcp -m portscan --stealth --synscan --cnscan --grscan"
+		while read -r mode; do
+			[ "$mode" = CHAOS ] ||
+				echo "-p tcp --dport ${PORT[$mode]} -j $mode"
+		done < <(target_modes)
+		echo "-j CHAOS"
+	} | sed 's/^/-A INPUT -m comment --comment ruleset /'
 	echo COMMIT
 }
 RULES=$(ruleset | grep -c '^-A')
@@ -98,10 +105,10 @@ stop_flood() {
 }
 
 setup_topology
-klog0=$(dmesg | wc -l)
+klog_mark
 
 # 1. rmmod refused while a rule uses the module.
-for m in $EXTS; do
+for m in $OUR_EXTENSIONS; do
 	for ipt in iptables-legacy ip6tables-nft; do
 		# shellcheck disable=SC2046
 		ns host $ipt -A INPUT $(rule_of $m)
@@ -163,7 +170,7 @@ for ipt in iptables-legacy iptables-nft; do
 	ruleset | ns host "$ipt-restore"
 done
 held=$(mktemp)
-ip netns exec client /usr/bin/python3 - "$HOST4" 7002 40 > "$held" <<-'EOF' &
+ip netns exec client /usr/bin/python3 - "$HOST4" "${PORT[TARPIT]}" 40 > "$held" <<-'EOF' &
 	import select, socket, sys, time
 	host, port, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 	socks = []
@@ -231,7 +238,7 @@ for i in $(seq "$CYCLES"); do
 	load_all
 	{
 		echo '*filter'
-		for m in $EXTS; do echo "-A INPUT $(rule_of $m)"; done
+		for m in $OUR_EXTENSIONS; do echo "-A INPUT $(rule_of $m)"; done
 		echo COMMIT
 	} | ns host iptables-legacy-restore || break
 	ns host iptables-legacy -F INPUT
@@ -246,10 +253,5 @@ for m in $OUR_MODULES; do
 	module_loaded "$m"
 done
 
-bad=$(dmesg | tail -n +$((klog0 + 1)) | grep -E 'BUG|WARNING|Oops|UBSAN|KASAN|refcount' || true)
-if [ -z "$bad" ]; then
-	pass "kernel log clean after the lifecycle tests"
-else
-	fail "kernel log clean after the lifecycle tests (got: $bad)"
-fi
+klog_clean "after the lifecycle tests"
 finish

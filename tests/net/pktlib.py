@@ -1,12 +1,29 @@
 # SPDX-License-Identifier: GPL-2.0
 """What the Python tools of tests/net share: the Internet checksum and
-the rule counters of iptables-save -c. A script in tests/net imports it
+the rule counters of iptables-save -c, our targets' modes. A script in tests/net imports it
 as is (Python puts the script's directory first on sys.path); code run
 from elsewhere (python3 - or -c) needs PYTHONPATH=tests/net."""
 
+import os
 import re
 import struct
 import subprocess
+
+
+def target_modes(tag=None):
+    """Our targets' modes from tests/targets.list, as they follow -j
+    ("TARPIT --honeypot"), in its order: all, or those tagged tag."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                        "targets.list")
+    modes = []
+    with open(path) as f:
+        for line in f:
+            if line.startswith("#") or "|" not in line:
+                continue
+            mode, tags = line.rstrip("\n").split("|", 1)
+            if tag is None or tag in tags.split():
+                modes.append(mode)
+    return modes
 
 
 def csum(data):

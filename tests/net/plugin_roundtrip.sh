@@ -19,7 +19,8 @@ source "$(dirname "$0")/../lib.sh"
 trap cleanup EXIT
 
 TOP=${CHAOS_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
-export XTABLES_LIBDIR=${XTABLES_LIBDIR:-$TOP/extensions:/usr/lib/x86_64-linux-gnu/xtables}
+XTABLES_LIBDIR=${XTABLES_LIBDIR:-$(xtables_libdir "$TOP/extensions")}
+export XTABLES_LIBDIR
 NS=host
 TMP=$(mktemp -d)	# in the VM's tmpfs: gone with the VM if we abort
 setup_topology

@@ -110,11 +110,9 @@ fi
 
 # Each stealth scan type probes every port at least once.
 for t in -sF -sN -sX -sA -sW -sM; do
-	ns scanner timeout 60 nmap -n -Pn -T4 --max-retries 0 -p 2201-2204 \
-		$t "$HOST4" >/dev/null 2>&1 &
+	scan 60 -T4 --max-retries 0 -p 2201-2204 $t "$HOST4" &
 	scan4=$!
-	ns scanner timeout 60 nmap -6 -n -Pn -T4 --max-retries 0 -p 2201-2204 \
-		$t "$HOST6" >/dev/null 2>&1 || true
+	scan 60 -6 -T4 --max-retries 0 -p 2201-2204 $t "$HOST6"
 	wait $scan4 || true
 done
 c=$(counts)

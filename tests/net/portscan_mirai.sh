@@ -73,8 +73,6 @@ ps_settle host 2000 "$PS_BANNER"
 read -r ps ls syn <<< "$(ipt_pkts host iptables-legacy ps_all ls_all syn_all)"
 read -r ls6 syn6 <<< "$(ipt_pkts host ip6tables-legacy ls_all6 syn_all6)"
 read -r fwd fsyn <<< "$(ipt_pkts router iptables-nft fwd_all fwd_syn)"
-echo "RESULT: normal traffic: host v4 portscan $ps, lscan $ls of $syn SYNs;" \
-	"v6 lscan $ls6 of $syn6; FORWARD lscan $fwd of $fsyn SYNs"
 if [ "$syn" -ge 40 ] && [ "$syn6" -ge 20 ] &&
    [ "$ps" = 0 ] && [ "$ls" = 0 ] && [ "$ls6" = 0 ]; then
 	pass "normal traffic: no --mirai match in host INPUT ($ps+$ls of $syn v4 SYNs, $ls6 of $syn6 v6)"
@@ -151,7 +149,6 @@ while read -r name fam port cnt h; do
 	[ "${name%_dnat}" = mirai ] && want=$cnt
 	busywait 20 arrived router $ipt-nft "a_$name" "$cnt" || true
 	read -r fa fl <<< "$(ipt_pkts router $ipt-nft "a_$name" "ls_$name")"
-	echo "RESULT: $name v$fam FORWARD: lscan --mirai $fl of $fa"
 	if [ "$fa" -ge "$cnt" ] && [ "$fl" = "$want" ]; then
 		pass "$name v$fam FORWARD -m lscan --mirai: $fl of $fa"
 	else
@@ -160,7 +157,6 @@ while read -r name fam port cnt h; do
 	[ "$h" = host ] || continue
 	busywait 20 arrived host $ipt-legacy "a_$name" "$cnt" || true
 	read -r ha hp hl <<< "$(ipt_pkts host $ipt-legacy "a_$name" "ps_$name" "ls_$name")"
-	echo "RESULT: $name v$fam INPUT: portscan --mirai $hp, lscan --mirai $hl of $ha"
 	if [ "$ha" -ge "$cnt" ] && [ "$hp" = "$want" ] && [ "$hl" = "$want" ]; then
 		pass "$name v$fam INPUT -m portscan/-m lscan --mirai: $hp/$hl of $ha"
 	else

@@ -69,8 +69,7 @@ rules router FORWARD
 rules host INPUT
 
 # nmap adds MSS to every probe with SYN set; hping3's timestamps echo 0.
-ns scanner timeout 120 nmap -n -Pn -T4 --max-retries 0 -g 40000 \
-	--scanflags SYNACK -p 2000-2019 "$HOST4" >/dev/null 2>&1 || true
+scan 120 -T4 --max-retries 0 -g 40000 --scanflags SYNACK -p 2000-2019 "$HOST4"
 ns scanner timeout 60 hping3 -q -A --tcp-timestamp -s 41000 -p 2000 \
 	-c $N -i u20000 "$HOST4" >/dev/null 2>&1 || true
 ns scanner timeout 60 hping3 -q -A -F --tcp-timestamp -s 42000 -p 2000 \
@@ -122,7 +121,6 @@ while read -r name fam port cnt fwd; do
 	done
 	read -r fa fs <<< "$(ipt_pkts router $ipt "a_$name" "s_$name")"
 	read -r ia is <<< "$(ipt_pkts host $ipt "a_$name" "s_$name")"
-	echo "RESULT: $name v$fam: FORWARD $fs/$fa stealth, INPUT $is/$ia stealth"
 	want=$fa
 	[ "$fwd" = all ] || want=0
 	if [ "$fa" -ge "$cnt" ] && [ "$fs" = "$want" ]; then

@@ -88,10 +88,8 @@ zone_pass() {
 	done
 
 	for t in -sA -sF; do
-		ns scanner timeout 60 nmap -n -Pn -T4 --max-retries 0 -p 2206-2209 \
-			$t "$HOST4" >/dev/null 2>&1 &
-		ns scanner timeout 60 nmap -6 -n -Pn -T4 --max-retries 0 -p 2206-2209 \
-			$t "$HOST6" >/dev/null 2>&1 || true
+		scan 60 -T4 --max-retries 0 -p 2206-2209 $t "$HOST4" &
+		scan 60 -6 -T4 --max-retries 0 -p 2206-2209 $t "$HOST6"
 		wait $! || true
 	done
 	for ipt in iptables-legacy ip6tables-legacy; do

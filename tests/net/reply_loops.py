@@ -32,7 +32,7 @@ import subprocess
 import sys
 import time
 
-from pktlib import csum, rule_counts
+from pktlib import csum, rule_counts, target_modes
 
 
 A, B = "loopa", "loopb"
@@ -42,19 +42,20 @@ SPOOF = {4: "10.0.10.%d", 6: "fd00:10::%x"}
 FWD = {4: "10.0.10.250", 6: "fd00:10::fa"}  # loopb forwards it to loopa
 OTHERS = ["10.0.9.21", "10.0.9.22", "10.0.9.23"]  # more of loopa's
 CHAOS_FAST = "--reject-prob 1 --rate 1000/sec --burst 1000"
-TARGETS = [
-    ("DELUDE", "DELUDE"),
-    ("TARPIT", "TARPIT"),
-    ("TARPIT --honeypot", "TARPIT --honeypot"),
-    ("TARPIT --reset", "TARPIT --reset"),
-    ("TARPIT --stall", "TARPIT --stall"),
-    ("CHAOS", "CHAOS " + CHAOS_FAST),
-    ("CHAOS --delude", "CHAOS --delude --delude-prob 1 " + CHAOS_FAST),
-    ("CHAOS --tarpit", "CHAOS --tarpit --delude-prob 1 " + CHAOS_FAST),
-    ("DELUDE --banner", "DELUDE --banner"),
-    ("CHAOS --banner", "CHAOS --delude --delude-prob 1 --banner " +
-     CHAOS_FAST),
-]
+
+
+def rule_target(mode):
+    """A mode's -j arguments here: CHAOS always answers (fast bucket),
+    and hands every opening SYN on (--delude-prob 1)."""
+    if not mode.startswith("CHAOS"):
+        return mode
+    if "--delude" in mode.split() or "--tarpit" in mode.split():
+        mode += " --delude-prob 1"
+    return mode + " " + CHAOS_FAST
+
+
+# Every target mode of tests/targets.list: (name, -j arguments).
+TARGETS = [(m, rule_target(m)) for m in target_modes()]
 FLOOD = 5000
 M32 = 0xffffffff
 PORT = {name: 1001 + i for i, (name, _) in enumerate(TARGETS)}

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # No forged reply feeds another: two namespaces (loopa, loopb) on one
-# veth with our targets on tcp ports 1001-1010, crafted packets sent
+# veth with our targets on tcp ports 1001 on (one per mode of
+# tests/targets.list), crafted packets sent
 # between them (AF_PACKET), replies counted on the wire (details in
 # reply_loops.py):
 # - every pair of DELUDE, TARPIT (all modes) and CHAOS (all variants): a

@@ -67,12 +67,11 @@ done
 for h in "$HOST4" "$HOST6"; do
 	flag=
 	[ "$h" = "$HOST6" ] && flag=-6
-	out=$(ns client timeout 60 nmap -n -Pn -sF $flag -p 30 --max-retries 1 \
-		"$h" 2>&1) || true
-	if grep -q '^30/tcp *closed' <<< "$out"; then
+	SCAN_FROM=client scan 60 -sF $flag -p 30 --max-retries 1 "$h"
+	if [ "$(port_state 30)" = closed ]; then
 		pass "$h: FIN probe (INVALID) to DELUDE is reset"
 	else
-		fail "$h: FIN probe to DELUDE (expected closed, got: $(grep '^30/' <<< "$out"))"
+		fail "$h: FIN probe to DELUDE (expected closed, got: $(port_state 30))"
 	fi
 done
 check_no_entry "untracked probes"
