@@ -184,9 +184,8 @@ for f in 4 6; do
 	eval "h1=\$HOST$f"
 	six=()
 	[ $f = 4 ] || six=(-6)
-	ns scanner timeout 120 nmap -n -Pn -sS -T4 --max-retries 1 \
-		--host-timeout 100s -p 1-100 "${six[@]}" "$h1" \
-		> "$F2B/nmap$f.out" 2>&1 &
+	{ scan 120 -sS -T4 --max-retries 1 --host-timeout 100s -p 1-100 \
+		"${six[@]}" "$h1"; echo "$SCAN_OUT" > "$F2B/nmap$f.out"; } &
 	PIDS+=($!)
 	NMAP[$f]=$!
 done
