@@ -1,0 +1,567 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# An active/backup firewall pair, as Debian runs one: keepalived moves the
+# virtual addresses, conntrackd (FTFW, over a link of its own) replicates
+# conntrack, marks included, and Debian's primary-backup.sh commits the
+# replica on the new primary. Both routers carry the manual's ruleset made
+# a router's (its rules in FORWARD for what comes in on "out": portscan,
+# recent, TARPIT, DELUDE, CHAOS --delude) and the same
+# net.netfilter.nf_chaos_key.
+#
+#  scanner 10.0.1.2 (nmap), .4 (split flows), .5 (remembered scanner)
+#     |       client 10.0.1.3
+#     |                 |
+#  ===+==== bridge out (sw) 10.0.1.0/24 =====+====
+#     |  .11  VIP 10.0.1.1 .12  |
+#     r1 (primary) ---- sync ---- r2 (backup)    keepalived (VRRP 61, 62),
+#     |  .11  VIP 10.0.3.1 .12  | 10.0.9.1/.2    conntrackd FTFW multicast
+#  ===+==== bridge in (sw) 10.0.3.0/24 ======+====
+#     |
+#  host 10.0.3.2: echo 22, 80, banner 21 (accepted); 25 held by TARPIT
+#
+# Phase 1, r1 crashes (everything in it killed, links down) mid-scan:
+# - three slow nmap scans (-sS -sT -sF, -r, 3 s apart) are classified on
+#   r1 up to port 22 and on r2 from port 80 on;
+# - flows begun on r1 (a half-open scan's SYN and SYN/ACK, a connect
+#   scan's and a banner grab's handshake) and ended on r2 are classified
+#   there by the replicated connmark (the same mark on both boxes);
+# - r2 remembers no scanner of r1 (xt_recent is not replicated): a
+#   connection held by the recent rule on r1 is cut on r2;
+# - a TARPIT-held connection (port 25, untracked: the cookie is all the
+#   state) is still held by r2, whose key is r1's;
+# - SSH-like sessions live on, an idle one (keepalives only) too.
+# Phase 2, r1 comes back (fresh conntrack and recent, but a key of its own)
+# and takes over again: flows begun on r2 are classified on r1, the
+# sessions live on, and the connection held since phase 1 is cut: r1 does
+# not recognise r2's cookie.
+# vm-timeout: 900
+set -e
+source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/portscan_lib.inc"
+NAMESPACES="scanner client host r1 r2 sw"
+ha_cleanup() {
+	local rc=$?
+	flush_rules r1 r2
+	(exit $rc)
+	cleanup
+}
+trap ha_cleanup EXIT
+
+require conntrackd keepalived nmap socat conntrack python3 iptables-nft
+
+CLIENT4=10.0.1.3 SPLIT4=10.0.1.4 LATE4=10.0.1.5 HOST4=10.0.3.2
+VIP_OUT=10.0.1.1 VIP_IN=10.0.3.1
+KEY=00112233445566778899aabbccddeeff
+KEY2=ffeeddccbbaa99887766554433221100
+IPT=iptables-nft
+ALL="$PS_CLASSES split_stealth split_synscan split_cnscan split_grscan"
+HOLD_COUNT=8		# keepalives a held client sends unanswered, 1 s apart
+SCAN_PORTS=20,22-24,26-29,80	# -r: 22 second, 80 last, 3 s apart
+D=$(mktemp -d)
+PY=/usr/bin/python3
+NET=$(dirname "$0")
+
+# port NS DEV BRIDGE ADDR/LEN: veth DEV in NS, its peer a port of BRIDGE
+port() {
+	ip link add "$2" netns "$1" type veth peer name "$1-$2" netns sw
+	ip -n sw link set "$1-$2" master "$3" up
+	ip -n "$1" addr add "$4" dev "$2"
+	ip -n "$1" link set "$2" up
+}
+
+topology() {
+	cleanup_namespaces
+	setup_ns $NAMESPACES
+	ip -n sw -b - <<-EOF
+		link add out type bridge mcast_snooping 0
+		link add in type bridge mcast_snooping 0
+		link set out up
+		link set in up
+	EOF
+	port scanner eth0 out 10.0.1.2/24
+	ip -n scanner addr add $SPLIT4/24 dev eth0
+	ip -n scanner addr add $LATE4/24 dev eth0
+	port client eth0 out $CLIENT4/24
+	port host eth0 in $HOST4/24
+	for r in r1 r2; do
+		local i=${r#r}
+		port $r out out 10.0.1.1$i/24
+		port $r in in 10.0.3.1$i/24
+		ns $r sysctl -qw net.ipv4.ip_forward=1 \
+			net.netfilter.nf_conntrack_events=1 \
+			net.netfilter.nf_chaos_key=$KEY
+	done
+	ip link add sync netns r1 type veth peer name sync netns r2
+	ip -n r1 addr add 10.0.9.1/24 dev sync
+	ip -n r2 addr add 10.0.9.2/24 dev sync
+	ip -n r1 link set sync up
+	ip -n r2 link set sync up
+	ip -n scanner route add default via $VIP_OUT
+	ip -n client route add default via $VIP_OUT
+	ip -n host route add default via $VIP_IN
+}
+
+# rules R: counting rules (scanner, split flows, client), then the manual's
+# recommended ruleset for a router (its HA PAIR section): the base
+# firewall's FORWARD (established flows, ICMP, the protected hosts going
+# out, their services), then chaostables' rules for what comes in on out.
+rules() {
+	local c
+	{
+		echo '*raw'
+		echo '-A PREROUTING -p tcp --dport 25 -j CT --notrack'
+		echo 'COMMIT'
+		echo '*filter'
+		echo ':FORWARD DROP [0:0]'
+		echo ':scanned - [0:0]'
+		for c in $PS_CLASSES; do
+			echo "-A FORWARD -i out -s 10.0.1.2 -p tcp -m portscan --$c -m comment --comment $c"
+			echo "-A FORWARD -i out -s $SPLIT4 -p tcp -m portscan --$c -m comment --comment split_$c"
+		done
+		echo "-A FORWARD -s $CLIENT4 -p tcp -m portscan --stealth --synscan --cnscan --grscan -m comment --comment client"
+		echo "-A FORWARD -d $CLIENT4 -p tcp -m portscan --stealth --synscan --cnscan --grscan -m comment --comment client"
+		cat <<-EOF
+			-A scanned -m recent --name portscan --set -j CHAOS --delude
+			-A FORWARD -i out -p tcp -m portscan --stealth --synscan --cnscan --grscan -j scanned
+			-A FORWARD -m conntrack --ctstate ESTABLISHED,RELATED -m comment --comment established -j ACCEPT
+			-A FORWARD -p icmp -j ACCEPT
+			-A FORWARD -i in -o out -j ACCEPT
+			-A FORWARD -d $HOST4 -p tcp --dport 22 -j ACCEPT
+			-A FORWARD -d $HOST4 -p tcp -m multiport --dports 21,80,443 -j ACCEPT
+			-A FORWARD -i out -p tcp -m recent --name portscan --rcheck --seconds 600 -m comment --comment recent -j TARPIT
+			-A FORWARD -i out -p tcp --dport 25 -m comment --comment tarpit25 -j TARPIT
+			-A FORWARD -i out -p tcp --syn --dport 1:1023 -j DELUDE
+			-A FORWARD -i out -j CHAOS --delude
+			COMMIT
+		EOF
+	} | ns "$1" $IPT-restore
+}
+
+# conntrackd_conf R ADDR: the FTFW setup of Debian's example
+# (/usr/share/doc/conntrackd/examples/sync/ftfw), over the sync link,
+# with its files in $D/R.
+conntrackd_conf() {
+	cat <<-EOF
+		Sync {
+			Mode FTFW {
+				DisableExternalCache Off
+			}
+			Multicast {
+				IPv4_address 225.0.0.50
+				Group 3780
+				IPv4_interface $2
+				Interface sync
+				SndSocketBuffer 1249280
+				RcvSocketBuffer 1249280
+				Checksum on
+			}
+		}
+		General {
+			HashSize 8192
+			HashLimit 65536
+			LogFile $D/$1/conntrackd.log
+			Syslog off
+			LockFile $D/$1/conntrack.lock
+			UNIX {
+				Path $D/$1/conntrackd.ctl
+			}
+			NetlinkBufferSize 2097152
+			NetlinkBufferSizeMaxGrowth 8388608
+			Filter From Userspace {
+				Protocol Accept {
+					TCP
+				}
+				Address Ignore {
+					IPv4_address 127.0.0.1
+					IPv4_address $VIP_OUT
+					IPv4_address $VIP_IN
+					IPv4_address 10.0.1.11
+					IPv4_address 10.0.1.12
+					IPv4_address 10.0.3.11
+					IPv4_address 10.0.3.12
+					IPv4_address 10.0.9.0/24
+				}
+			}
+		}
+	EOF
+}
+
+# keepalived_conf R STATE PRIORITY: both addresses in one sync group,
+# whose transitions run Debian's primary-backup.sh (through notify).
+keepalived_conf() {
+	cat <<-EOF
+		global_defs {
+			router_id $1
+			script_user root
+		}
+		vrrp_sync_group PAIR {
+			group {
+				OUT
+				IN
+			}
+			notify_master "$D/$1/notify primary"
+			notify_backup "$D/$1/notify backup"
+			notify_fault "$D/$1/notify fault"
+		}
+		vrrp_instance OUT {
+			interface out
+			state $2
+			virtual_router_id 61
+			priority $3
+			advert_int 1
+			virtual_ipaddress {
+				$VIP_OUT/24 dev out
+			}
+		}
+		vrrp_instance IN {
+			interface in
+			state $2
+			virtual_router_id 62
+			priority $3
+			advert_int 1
+			virtual_ipaddress {
+				$VIP_IN/24 dev in
+			}
+		}
+	EOF
+}
+
+# ha_files R ADDR STATE PRIORITY: R's conntrackd.conf, keepalived.conf,
+# and Debian's primary-backup.sh with R's paths.
+ha_files() {
+	local d=$D/$1
+	mkdir -p "$d"
+	conntrackd_conf "$1" "$2" > "$d/conntrackd.conf"
+	keepalived_conf "$1" "$3" "$4" > "$d/keepalived.conf"
+	sed -e "s|/etc/conntrackd/conntrackd.conf|$d/conntrackd.conf|" \
+	    -e "s|/var/lock/conntrack.lock|$d/conntrack.lock|" \
+		/usr/share/doc/conntrackd/examples/sync/primary-backup.sh \
+		> "$d/primary-backup.sh"
+	# states: "START DONE STATE" of each run (wall-clock times): keepalived
+	# has moved the VIPs when it starts the script.
+	cat > "$d/notify" <<-EOF
+		#!/bin/sh
+		start=\$(date +%s.%N)
+		sh $d/primary-backup.sh "\$1" >> $d/notify.log 2>&1
+		echo "\$start \$(date +%s.%N) \$1" >> $d/states
+	EOF
+	chmod +x "$d/notify"
+}
+
+ctd() { ns "$1" conntrackd -C "$D/$1/conntrackd.conf" "${@:2}"; }
+
+# start_conntrackd R: as conntrackd.service does, in the foreground.
+start_conntrackd() {
+	ns "$1" conntrackd -C "$D/$1/conntrackd.conf" > "$D/$1/conntrackd.out" 2>&1 &
+	busywait 30 ctd "$1" -s >/dev/null 2>&1 ||
+		{ fail "conntrackd in $1 did not start ($(cat "$D/$1/conntrackd.out" "$D/$1/conntrackd.log"))"; return 1; }
+}
+
+start_keepalived() {
+	ns "$1" keepalived -n -l -D -P -f "$D/$1/keepalived.conf" \
+		-p "$D/$1/keepalived.pid" -r "$D/$1/vrrp.pid" \
+		-c "$D/$1/checkers.pid" > "$D/$1/keepalived.log" 2>&1 &
+}
+
+# state R: the last state primary-backup.sh ran for on R (done);
+# state_time R start|done: when that run started, ended.
+state() { tail -n 1 "$D/$1/states" 2>/dev/null | cut -d' ' -f3; }
+state_time() {
+	tail -n 1 "$D/$1/states" | cut -d' ' -f"$([ "$2" = start ] && echo 1 || echo 2)"
+}
+is_state() { [ "$(state "$1")" = "$2" ]; }
+has_vips() {
+	ns "$1" ip -4 -o addr show | grep -q " $VIP_OUT/" &&
+		ns "$1" ip -4 -o addr show | grep -q " $VIP_IN/"
+}
+primary() { is_state "$1" primary && has_vips "$1"; }
+
+# marks R: "dport=mark" of each conntrack entry from the split flows' source
+marks() {
+	ns "$1" conntrack -L -p tcp -s $SPLIT4 2>/dev/null | awk '{
+		d = m = ""
+		for (i = 1; i <= NF; i++) {
+			if (d == "" && $i ~ /^dport=/)
+				d = substr($i, 7)
+			if ($i ~ /^mark=/)
+				m = substr($i, 6)
+		}
+		if (d != "")
+			print d "=" m
+	}' | sort -n | xargs
+}
+
+# recent R: the sources R's xt_recent list "portscan" remembers
+recent() {
+	ns "$1" cat /proc/net/xt_recent/portscan 2>/dev/null |
+		sed -n 's/^src=\([^ ]*\) .*/\1/p' | sort | xargs
+}
+
+# split_flows N GO: begin a half-open scan's flow (port 22), a connect
+# scan's (80) and a banner grab's (21) from SPLIT4; each ends once GO
+# exists. Output in $D/split.N.*; returns once all three are open.
+split_flows() {
+	local n=$1 go=$2
+	ns scanner timeout 300 $PY "$NET/rawtcp.py" halfopen $SPLIT4 $HOST4 22 \
+		$((41000 + n)) "$go" > "$D/split.$n.syn" 2>&1 &
+	ns scanner timeout 300 $PY "$NET/portscan_client.py" split $HOST4 80 \
+		$SPLIT4 "$go" > "$D/split.$n.connect" 2>&1 &
+	ns scanner timeout 300 $PY "$NET/portscan_client.py" split $HOST4 21 \
+		$SPLIT4 "$go" grab > "$D/split.$n.grab" 2>&1 &
+	if busywait 60 _split_open "$n"; then
+		pass "phase $n: split flows open ($(_split_lines "$n" 1))"
+	else
+		fail "phase $n: split flows open (expected 'S. ...', connected, grabbed, got $(_split_lines "$n" 1))"
+	fi
+}
+_split_lines() {
+	local k
+	for k in syn connect grab; do
+		printf '%s: %s; ' $k "$(sed -n "${2}p" "$D/split.$1.$k" 2>/dev/null)"
+	done
+}
+_split_open() {
+	grep -qs '^S\. ' "$D/split.$1.syn" &&
+		grep -qs '^connected' "$D/split.$1.connect" &&
+		grep -qs '^grabbed [1-9]' "$D/split.$1.grab"
+}
+_split_closed() {
+	grep -qs '^reset' "$D/split.$1.syn" &&
+		grep -qs '^closed' "$D/split.$1.connect" &&
+		grep -qs '^closed' "$D/split.$1.grab"
+}
+
+# established NS PORT: an established connection to PORT in NS
+established() {
+	[ -n "$(ns "$1" ss -Htn state established "( dport = :$2 )")" ]
+}
+
+# gate: r1 has classified the scans up to port 22
+gate() {
+	local c
+	c=$(ps_counts r1 $IPT stealth synscan cnscan)
+	[[ $c =~ stealth=([0-9]+)\ synscan=([0-9]+)\ cnscan=([0-9]+) ]] &&
+		[ "${BASH_REMATCH[1]}" -ge 2 ] && [ "${BASH_REMATCH[2]}" -ge 1 ] &&
+		[ "${BASH_REMATCH[3]}" -ge 1 ]
+}
+
+_remembered() { [[ " $(recent "$1") " == *" $2 "* ]]; }
+_no_pids() { [ -z "$(ip netns pids "$1")" ]; }
+# _after START SECS: SECS have passed since START
+_after() { [ "$(awk -v s="$1" -v e="$EPOCHREALTIME" 'BEGIN { print int(e - s) }')" -ge "$2" ]; }
+
+now() { echo "$EPOCHREALTIME"; }
+since() { awk -v s="$1" -v e="${2:-$EPOCHREALTIME}" 'BEGIN { printf "%.1f", e - s }'; }
+
+# died_after FILE EVENT: when the client of FILE (tcp_client.py idle)
+# died, in seconds after EVENT; empty if alive.
+died_after() {
+	local t
+	t=$(sed -n 's/^died after .* at \([0-9.]*\)$/\1/p' "$1")
+	[ -z "$t" ] || since "$2" "$t"
+}
+
+topology
+for r in r1 r2; do
+	rules $r
+done
+for p in 22 80; do
+	tcp_server host $p cat
+done
+tcp_server host 21 "echo 220 ftp ready; cat"
+for p in 21 22 80; do
+	wait_for_tcp_listen host $p v6
+done
+# The scanner's kernel must not reset the half-open flows' SYN/ACKs.
+ns scanner $IPT -A OUTPUT -s $SPLIT4 -p tcp --sport 41001:41002 \
+	--tcp-flags RST RST -m mark ! --mark 1 -j DROP
+
+ha_files r1 10.0.9.1 BACKUP 150
+ha_files r2 10.0.9.2 BACKUP 100
+start_conntrackd r1
+start_conntrackd r2
+start_keepalived r1
+if busywait 60 primary r1; then
+	pass "r1 primary: keepalived gave it $VIP_OUT and $VIP_IN, primary-backup.sh ran"
+else
+	fail "r1 primary (expected the VIPs and state primary, got state '$(state r1)'; $(tail -n 5 "$D/r1/keepalived.log" | tr '\n' ';'))"
+fi
+start_keepalived r2
+busywait 60 is_state r2 backup ||
+	fail "r2 backup (expected state backup, got '$(state r2)'; $(tail -n 5 "$D/r2/keepalived.log" | tr '\n' ';'))"
+busywait 30 ns client busybox ping -q -c1 -W1 $HOST4 >/dev/null ||
+	fail "client cannot ping $HOST4 through r1"
+
+# --- phase 1: r1 primary, r2 backup, one key ---------------------------
+ready=$D/sessions
+ns client timeout 600 $PY "$NET/live_sessions.py" 600 "$ready" \
+	$HOST4:22 $HOST4:22,idle=10 > "$D/sessions.out" 2>&1 &
+sessions=$!
+ps_sessions_ready $sessions "$ready" ||
+	fail "sessions not open within 120 s ($(cat "$D/sessions.out"))"
+touch "$ready.go"
+
+# A held connection: port 25, TARPIT answers its keepalives.
+ns client timeout 600 $PY "$NET/tcp_client.py" idle $HOST4 25 600 \
+	$HOLD_COUNT > "$D/hold25" 2>&1 &
+# One held by the recent rule: LATE4's stealth probe makes r1 remember it.
+ns scanner timeout 60 $PY "$NET/rawtcp.py" send tcp $LATE4 $HOST4 3000 \
+	40000 1 0 F
+busywait 30 _remembered r1 $LATE4 || true
+ns scanner timeout 600 $PY "$NET/tcp_client.py" idle $HOST4 3000 600 \
+	$HOLD_COUNT $LATE4 > "$D/hold3000" 2>&1 &
+if busywait 60 established client 25 && busywait 60 established scanner 3000; then
+	pass "phase 1: r1 holds client:25 (TARPIT) and $LATE4:3000 (recent, TARPIT)"
+else
+	fail "phase 1: held connections (expected both established, got $(cat "$D/hold25" "$D/hold3000"))"
+fi
+
+split_flows 1 "$D/go1"
+marks1=$(marks r1)
+
+for t in -sS -sT -sF; do
+	ns scanner timeout 180 nmap -n -Pn -r $t -p $SCAN_PORTS --max-retries 0 \
+		--scan-delay 3s --max-rtt-timeout 2s -oG - $HOST4 \
+		> "$D/nmap$t" 2>&1 &
+	eval "nmap${t#-s}=\$!"
+done
+busywait 120 gate ||
+	fail "r1 classified the scans up to port 22 (expected stealth>=2 synscan>=1 cnscan>=1, got $(ps_counts r1 $IPT stealth synscan cnscan))"
+before1=$(ps_counts r1 $IPT $ALL)
+recent1=$(recent r1)
+
+# r1 crashes: its processes die, its links go down.
+crash=$(now)
+ip netns pids r1 | xargs -r kill -KILL
+busywait 10 _no_pids r1 || true
+for dev in out in sync; do
+	ip -n r1 link set $dev down
+done
+if busywait 60 primary r2; then
+	vip2=$(state_time r2 start)
+	takeover=$(since "$crash" "$vip2")
+	window1=$(since "$vip2" "$(state_time r2 done)")
+	pass "r2 primary: VIPs moved ${takeover} s after r1's crash, primary-backup.sh primary ran for ${window1} s more"
+else
+	takeover=none vip2=$(now) window1=none
+	fail "r2 primary after r1's crash (expected the VIPs and state primary, got state '$(state r2)'; $(tail -n 5 "$D/r2/keepalived.log" | tr '\n' ';'))"
+fi
+marks2=$(marks r2)
+if [ -n "$marks1" ] && [ "$marks1" = "$marks2" ]; then
+	pass "split flows: r2's committed entries carry r1's connmarks ($marks2)"
+else
+	fail "split flows' connmarks (expected r1's '$marks1' on r2, got '$marks2')"
+fi
+
+touch "$D/go1"
+busywait 30 _split_closed 1 ||
+	fail "phase 1: split flows closed (got $(_split_lines 1 2))"
+wait $nmapS $nmapT $nmapF || true
+after1=$(ps_counts r2 $IPT $ALL)
+ps_check "r1 before the crash, scans up to port 22" "$before1" \
+	"stealth>=2 synscan>=1 cnscan>=1 grscan=0 split_stealth=0 split_synscan=0 split_cnscan=0 split_grscan=0"
+ps_check "r2 after the takeover: the scans' rest, and the flows begun on r1" "$after1" \
+	"stealth>=1 synscan>=1 cnscan>=1 grscan=0 split_stealth=0 split_synscan=1 split_cnscan>=1 split_grscan>=1"
+for t in -sS -sT; do
+	SCAN_OUT=$(cat "$D/nmap$t")
+	got=$(open_ports)
+	if scan_done && [[ " $got " == *" 22 "* ]] && [[ " $got " == *" 80 "* ]]; then
+		pass "nmap $t across the failover: finished, 22 and 80 open ($got)"
+	else
+		fail "nmap $t across the failover (expected done with 22 and 80 open, got '$got'; $(tail -n 2 "$D/nmap$t" | tr '\n' ';'))"
+	fi
+done
+recent2=$(recent r2)
+expect "r2 remembers the scanners it classified itself" "*10.0.1.2*10.0.1.4*" "$recent2"
+if [[ " $recent1 " == *" $LATE4 "* ]] && [[ " $recent2 " != *" $LATE4 "* ]]; then
+	pass "xt_recent is not replicated: r1 remembered $LATE4, r2 does not"
+else
+	fail "recent lists (expected $LATE4 on r1 only, got r1: $recent1; r2: $recent2)"
+fi
+
+# Held: each keepalive unanswered for HOLD_COUNT s would have ended them.
+busywait 60 _after "$vip2" $((HOLD_COUNT + 6)) || true
+held1=$(since "$vip2")
+if established client 25 && [ ! -s "$D/hold25" ]; then
+	pass "TARPIT hold of client:25 survives the failover: held by r2 (same key) ${held1} s after it"
+else
+	fail "TARPIT hold after the failover (expected still held, got '$(cat "$D/hold25")')"
+fi
+expect "r2's TARPIT rule sees the held client's keepalives" "tarpit25=[1-9]*" "$(ps_counts r2 $IPT tarpit25)"
+busywait 60 test -s "$D/hold3000" || true
+late=$(died_after "$D/hold3000" "$vip2")
+if [ -n "$late" ]; then
+	pass "recent-held $LATE4:3000 cut by r2 (it does not remember $LATE4): died ${late} s after the VIPs moved"
+else
+	fail "recent-held connection after the failover (expected cut, got '$(cat "$D/hold3000")')"
+fi
+
+# --- phase 2: r1 comes back with a key of its own and takes over ---------
+split_flows 2 "$D/go2"
+# A reboot: empty conntrack and recent tables, no VIPs, no lock file,
+# counters at 0, and a key that is not the pair's.
+ns r1 conntrack -F >/dev/null 2>&1 || true
+ns r1 sh -c 'echo / > /proc/net/xt_recent/portscan'
+ns r1 sysctl -qw net.netfilter.nf_chaos_key=$KEY2
+ns r1 $IPT -Z
+ip -n r1 addr flush dev out scope global
+ip -n r1 addr flush dev in scope global
+ip -n r1 addr add 10.0.1.11/24 dev out
+ip -n r1 addr add 10.0.3.11/24 dev in
+rm -f "$D/r1/conntrack.lock"
+for dev in out in sync; do
+	ip -n r1 link set $dev up
+done
+boot=$(now)
+start_conntrackd r1
+start_keepalived r1
+if busywait 60 primary r1 && busywait 30 is_state r2 backup; then
+	vip1=$(state_time r1 start)
+	failback=$(since "$boot" "$vip1")
+	window2=$(since "$vip1" "$(state_time r1 done)")
+	pass "r1 primary again: VIPs moved ${failback} s after its boot, primary-backup.sh primary ran for ${window2} s more; r2 backup"
+else
+	failback=none vip1=$(now) window2=none
+	fail "failback (expected r1 primary and r2 backup, got r1 '$(state r1)', r2 '$(state r2)')"
+fi
+touch "$D/go2"
+busywait 30 _split_closed 2 ||
+	fail "phase 2: split flows closed (got $(_split_lines 2 2))"
+ps_check "r1 after the failback: the flows begun on r2" "$(ps_counts r1 $IPT split_stealth split_synscan split_cnscan split_grscan)" \
+	"split_stealth=0 split_synscan=1 split_cnscan>=1 split_grscan>=1"
+
+busywait $((HOLD_COUNT + 30)) test -s "$D/hold25" || true
+cut=$(died_after "$D/hold25" "$vip1")
+if [ -n "$cut" ]; then
+	pass "keys differ: r1 does not recognise r2's cookie, the TARPIT hold of client:25 died ${cut} s after the VIPs moved back"
+else
+	fail "TARPIT hold after a failback to another key (expected cut, got '$(cat "$D/hold25")')"
+fi
+
+touch "$ready.stop"
+rc=0
+wait $sessions || rc=$?
+sed 's/^/# /' "$D/sessions.out"
+if [ $rc = 0 ] && [ "$(grep -c ' ok ' "$D/sessions.out")" = 2 ]; then
+	pass "SSH-like sessions (one idle) survive the failover and the failback"
+else
+	fail "sessions across the failovers (expected 2 ok, got rc $rc: $(grep -v ' ok ' "$D/sessions.out" | tr '\n' ';'))"
+fi
+expect "no session packet classified on r1 or r2" "client=0 client=0" \
+	"$(ps_counts r1 $IPT client) $(ps_counts r2 $IPT client)"
+
+echo "# failover table (r1 crash at +0 s, VIPs on r2 at +${takeover} s, committed ${window1} s later; r1 back, VIPs on r1 ${failback} s after its boot, committed ${window2} s later):"
+echo "#   r1 before:  $before1; remembers: $recent1"
+echo "#   r2 after:   $after1; remembers: $(recent r2)"
+echo "#   r1 back:    $(ps_counts r1 $IPT $ALL); remembers: $(recent r1)"
+echo "#   marks r1 -> r2: $marks1 -> $marks2"
+echo "#   TARPIT :25 held by r2 ${held1} s after the failover (same key), cut ${cut:-?} s after the failback (other key, $HOLD_COUNT unanswered keepalives)"
+echo "#   recent-held :3000 cut ${late:-?} s after the VIPs moved to r2"
+if [ "$_nfail" != 0 ]; then
+	for r in r1 r2; do
+		echo "# $r states: $(tr '\n' ';' < "$D/$r/states")"
+		tail -n 20 "$D/$r/notify.log" "$D/$r/keepalived.log" \
+			"$D/$r/conntrackd.log" 2>&1 | sed "s/^/# $r: /"
+	done
+fi
+finish
