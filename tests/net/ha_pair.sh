@@ -4,20 +4,23 @@
 # virtual addresses, conntrackd (FTFW, over a link of its own) replicates
 # conntrack, marks included, and Debian's primary-backup.sh commits the
 # replica on the new primary. Both routers carry the manual's ruleset made
-# a router's (its rules in FORWARD for what comes in on "out": portscan,
+# a router's (its rules in FORWARD for what comes in on wan: portscan,
 # recent, TARPIT, DELUDE, CHAOS --delude) and the same
 # net.netfilter.nf_chaos_key.
 #
-#  scanner 10.0.1.2 (nmap), .4 (split flows), .5 (remembered scanner)
-#     |       client 10.0.1.3
+#  scanner 198.51.100.2 (nmap), .4 (split flows), .5 (remembered scanner)
+#     |       client 198.51.100.3
 #     |                 |
-#  ===+==== bridge out (sw) 10.0.1.0/24 =====+====
-#     |  .11  VIP 10.0.1.1 .12  |
-#     r1 (primary) ---- sync ---- r2 (backup)    keepalived (VRRP 61, 62),
-#     |  .11  VIP 10.0.3.1 .12  | 10.0.9.1/.2    conntrackd FTFW multicast
-#  ===+==== bridge in (sw) 10.0.3.0/24 ======+====
+#  ===+==== bridge out (sw) 198.51.100.0/24 ===+====
+#     |  wan .11  VIP .1        wan .12  |
+#     r1 (primary) ------ sync ------ r2 (backup)    keepalived (VRRP 61,
+#     |  lan .11  VIP .1        lan .12  | 192.168.100.1, .2  62), conntrackd
+#  ===+==== bridge in (sw) 192.0.2.0/24 =======+====   FTFW multicast
 #     |
-#  host 10.0.3.2: echo 22, 80, banner 21 (accepted); 25 held by TARPIT
+#  host 192.0.2.10: echo 22, 80, banner 21 (accepted); 25 held by TARPIT
+#
+# The rules, conntrackd.conf and keepalived.conf are the manual's (HA PAIR
+# in doc/mkman), with each router's own addresses and file paths.
 #
 # Phase 1, r1 crashes (everything in it killed, links down) mid-scan:
 # - three slow nmap scans (-sS -sT -sF, -r, 3 s apart) are classified on
@@ -25,8 +28,8 @@
 # - flows begun on r1 (a half-open scan's SYN and SYN/ACK, a connect
 #   scan's and a banner grab's handshake) and ended on r2 are classified
 #   there by the replicated connmark (the same mark on both boxes);
-# - r2 remembers no scanner of r1 (xt_recent is not replicated): a
-#   connection held by the recent rule on r1 is cut on r2;
+# - xt_recent is not replicated: a source r1 remembers, and whose
+#   connection r1's recent rule holds, is unknown to r2, which cuts it;
 # - a TARPIT-held connection (port 25, untracked: the cookie is all the
 #   state) is still held by r2, whose key is r1's;
 # - SSH-like sessions live on, an idle one (keepalives only) too.
@@ -34,7 +37,6 @@
 # and takes over again: flows begun on r2 are classified on r1, the
 # sessions live on, and the connection held since phase 1 is cut: r1 does
 # not recognise r2's cookie.
-# vm-timeout: 900
 set -e
 source "$(dirname "$0")/../lib.sh"
 source "$(dirname "$0")/portscan_lib.inc"
@@ -49,8 +51,11 @@ trap ha_cleanup EXIT
 
 require conntrackd keepalived nmap socat conntrack python3 iptables-nft
 
-CLIENT4=10.0.1.3 SPLIT4=10.0.1.4 LATE4=10.0.1.5 HOST4=10.0.3.2
-VIP_OUT=10.0.1.1 VIP_IN=10.0.3.1
+# The manual's addresses (HA PAIR): outside 198.51.100.0/24, inside
+# 192.0.2.0/24, sync 192.168.100.0/24.
+SCAN4=198.51.100.2 CLIENT4=198.51.100.3 SPLIT4=198.51.100.4
+LATE4=198.51.100.5 HOST4=192.0.2.10
+VIP_OUT=198.51.100.1 VIP_IN=192.0.2.1
 KEY=00112233445566778899aabbccddeeff
 KEY2=ffeeddccbbaa99887766554433221100
 IPT=iptables-nft
@@ -60,6 +65,7 @@ SCAN_PORTS=20,22-24,26-29,80	# -r: 22 second, 80 last, 3 s apart
 D=$(mktemp -d)
 PY=/usr/bin/python3
 NET=$(dirname "$0")
+TOP=$(cd "$NET/../.." && pwd)
 
 # port NS DEV BRIDGE ADDR/LEN: veth DEV in NS, its peer a port of BRIDGE
 port() {
@@ -78,22 +84,22 @@ topology() {
 		link set out up
 		link set in up
 	EOF
-	port scanner eth0 out 10.0.1.2/24
+	port scanner eth0 out $SCAN4/24
 	ip -n scanner addr add $SPLIT4/24 dev eth0
 	ip -n scanner addr add $LATE4/24 dev eth0
 	port client eth0 out $CLIENT4/24
 	port host eth0 in $HOST4/24
 	for r in r1 r2; do
 		local i=${r#r}
-		port $r out out 10.0.1.1$i/24
-		port $r in in 10.0.3.1$i/24
+		port $r wan out 198.51.100.1$i/24
+		port $r lan in 192.0.2.1$i/24
 		ns $r sysctl -qw net.ipv4.ip_forward=1 \
 			net.netfilter.nf_conntrack_events=1 \
 			net.netfilter.nf_chaos_key=$KEY
 	done
 	ip link add sync netns r1 type veth peer name sync netns r2
-	ip -n r1 addr add 10.0.9.1/24 dev sync
-	ip -n r2 addr add 10.0.9.2/24 dev sync
+	ip -n r1 addr add 192.168.100.1/24 dev sync
+	ip -n r2 addr add 192.168.100.2/24 dev sync
 	ip -n r1 link set sync up
 	ip -n r2 link set sync up
 	ip -n scanner route add default via $VIP_OUT
@@ -101,138 +107,63 @@ topology() {
 	ip -n host route add default via $VIP_IN
 }
 
-# rules R: counting rules (scanner, split flows, client), then the manual's
-# recommended ruleset for a router (its HA PAIR section): the base
-# firewall's FORWARD (established flows, ICMP, the protected hosts going
-# out, their services), then chaostables' rules for what comes in on out.
+# manual TITLE: the example of doc/mkman whose first line is TITLE, as
+# tests/net/doc_examples.py reads it (roff undone).
+manual() {
+	PYTHONPATH=$NET $PY - "$TOP/doc/mkman" "$1" <<-'EOF'
+		import sys
+		import doc_examples
+		for _, lines in doc_examples.man_blocks(open(sys.argv[1]).read()):
+		    if lines and lines[0] == sys.argv[2]:
+		        print("\n".join(lines))
+		        break
+		else:
+		    sys.exit("no example " + sys.argv[2])
+	EOF
+}
+
+# rules R: the manual's files (HA PAIR) as chaostables.service loads
+# them, then counting rules before them (scanner, split flows, client).
 rules() {
 	local c
+	ns "$1" $IPT-restore < "$D/rules.base"
+	ns "$1" $IPT-restore --noflush < "$D/rules.chaostables"
 	{
-		echo '*raw'
-		echo '-A PREROUTING -p tcp --dport 25 -j CT --notrack'
-		echo 'COMMIT'
 		echo '*filter'
-		echo ':FORWARD DROP [0:0]'
-		echo ':scanned - [0:0]'
 		for c in $PS_CLASSES; do
-			echo "-A FORWARD -i out -s 10.0.1.2 -p tcp -m portscan --$c -m comment --comment $c"
-			echo "-A FORWARD -i out -s $SPLIT4 -p tcp -m portscan --$c -m comment --comment split_$c"
+			echo "-I FORWARD 1 -i wan -s $SCAN4 -p tcp -m portscan --$c -m comment --comment $c"
+			echo "-I FORWARD 1 -i wan -s $SPLIT4 -p tcp -m portscan --$c -m comment --comment split_$c"
 		done
-		echo "-A FORWARD -s $CLIENT4 -p tcp -m portscan --stealth --synscan --cnscan --grscan -m comment --comment client"
-		echo "-A FORWARD -d $CLIENT4 -p tcp -m portscan --stealth --synscan --cnscan --grscan -m comment --comment client"
-		cat <<-EOF
-			-A scanned -m recent --name portscan --set -j CHAOS --delude
-			-A FORWARD -i out -p tcp -m portscan --stealth --synscan --cnscan --grscan -j scanned
-			-A FORWARD -m conntrack --ctstate ESTABLISHED,RELATED -m comment --comment established -j ACCEPT
-			-A FORWARD -p icmp -j ACCEPT
-			-A FORWARD -i in -o out -j ACCEPT
-			-A FORWARD -d $HOST4 -p tcp --dport 22 -j ACCEPT
-			-A FORWARD -d $HOST4 -p tcp -m multiport --dports 21,80,443 -j ACCEPT
-			-A FORWARD -i out -p tcp -m recent --name portscan --rcheck --seconds 600 -m comment --comment recent -j TARPIT
-			-A FORWARD -i out -p tcp --dport 25 -m comment --comment tarpit25 -j TARPIT
-			-A FORWARD -i out -p tcp --syn --dport 1:1023 -j DELUDE
-			-A FORWARD -i out -j CHAOS --delude
-			COMMIT
-		EOF
-	} | ns "$1" $IPT-restore
+		for c in -s -d; do
+			echo "-I FORWARD 1 $c $CLIENT4 -p tcp -m portscan --stealth --synscan --cnscan --grscan -m comment --comment client"
+		done
+		echo 'COMMIT'
+	} | ns "$1" $IPT-restore --noflush
 }
 
-# conntrackd_conf R ADDR: the FTFW setup of Debian's example
-# (/usr/share/doc/conntrackd/examples/sync/ftfw), over the sync link,
-# with its files in $D/R.
-conntrackd_conf() {
-	cat <<-EOF
-		Sync {
-			Mode FTFW {
-				DisableExternalCache Off
-			}
-			Multicast {
-				IPv4_address 225.0.0.50
-				Group 3780
-				IPv4_interface $2
-				Interface sync
-				SndSocketBuffer 1249280
-				RcvSocketBuffer 1249280
-				Checksum on
-			}
-		}
-		General {
-			HashSize 8192
-			HashLimit 65536
-			LogFile $D/$1/conntrackd.log
-			Syslog off
-			LockFile $D/$1/conntrack.lock
-			UNIX {
-				Path $D/$1/conntrackd.ctl
-			}
-			NetlinkBufferSize 2097152
-			NetlinkBufferSizeMaxGrowth 8388608
-			Filter From Userspace {
-				Protocol Accept {
-					TCP
-				}
-				Address Ignore {
-					IPv4_address 127.0.0.1
-					IPv4_address $VIP_OUT
-					IPv4_address $VIP_IN
-					IPv4_address 10.0.1.11
-					IPv4_address 10.0.1.12
-					IPv4_address 10.0.3.11
-					IPv4_address 10.0.3.12
-					IPv4_address 10.0.9.0/24
-				}
-			}
-		}
-	EOF
+# counter R PATTERN: packets of R's first rule whose save line matches
+counter() {
+	ns "$1" $IPT-save -c | grep -E -- "$2" | head -n 1 |
+		sed -n 's/^\[\([0-9]*\):.*/\1/p'
 }
 
-# keepalived_conf R STATE PRIORITY: both addresses in one sync group,
-# whose transitions run Debian's primary-backup.sh (through notify).
-keepalived_conf() {
-	cat <<-EOF
-		global_defs {
-			router_id $1
-			script_user root
-		}
-		vrrp_sync_group PAIR {
-			group {
-				OUT
-				IN
-			}
-			notify_master "$D/$1/notify primary"
-			notify_backup "$D/$1/notify backup"
-			notify_fault "$D/$1/notify fault"
-		}
-		vrrp_instance OUT {
-			interface out
-			state $2
-			virtual_router_id 61
-			priority $3
-			advert_int 1
-			virtual_ipaddress {
-				$VIP_OUT/24 dev out
-			}
-		}
-		vrrp_instance IN {
-			interface in
-			state $2
-			virtual_router_id 62
-			priority $3
-			advert_int 1
-			virtual_ipaddress {
-				$VIP_IN/24 dev in
-			}
-		}
-	EOF
-}
-
-# ha_files R ADDR STATE PRIORITY: R's conntrackd.conf, keepalived.conf,
-# and Debian's primary-backup.sh with R's paths.
+# ha_files R: R's conntrackd.conf and keepalived.conf from the manual's
+# (r1's), and Debian's primary-backup.sh, with R's addresses and its
+# files in $D/R; keepalived runs it through notify, which logs when.
 ha_files() {
-	local d=$D/$1
+	local d=$D/$1 i=${1#r}
 	mkdir -p "$d"
-	conntrackd_conf "$1" "$2" > "$d/conntrackd.conf"
-	keepalived_conf "$1" "$3" "$4" > "$d/keepalived.conf"
+	manual "# /etc/conntrackd/conntrackd.conf on r1" | sed \
+		-e "s|IPv4_interface 192.168.100.1|IPv4_interface 192.168.100.$i|" \
+		-e "s|LogFile on|LogFile $d/conntrackd.log|" \
+		-e "s|/var/lock/conntrack.lock|$d/conntrack.lock|" \
+		-e "s|/var/run/conntrackd.ctl|$d/conntrackd.ctl|" \
+		> "$d/conntrackd.conf"
+	manual "# /etc/keepalived/keepalived.conf on r1 (r2: priority 100)" | sed \
+		-e "s|router_id r1|router_id $1|" \
+		-e "s|/etc/conntrackd/primary-backup.sh|$d/notify|" \
+		> "$d/keepalived.conf"
+	[ "$1" = r1 ] || sed -i 's/priority 150/priority 100/' "$d/keepalived.conf"
 	sed -e "s|/etc/conntrackd/conntrackd.conf|$d/conntrackd.conf|" \
 	    -e "s|/var/lock/conntrack.lock|$d/conntrack.lock|" \
 		/usr/share/doc/conntrackd/examples/sync/primary-backup.sh \
@@ -362,6 +293,9 @@ died_after() {
 }
 
 topology
+manual "# /etc/iptables/rules.v4 on each router" |
+	sed "s/192\.0\.2\.10/$HOST4/" > "$D/rules.base"
+manual "# /etc/chaostables/rules.v4 on each router" > "$D/rules.chaostables"
 for r in r1 r2; do
 	rules $r
 done
@@ -376,8 +310,8 @@ done
 ns scanner $IPT -A OUTPUT -s $SPLIT4 -p tcp --sport 41001:41002 \
 	--tcp-flags RST RST -m mark ! --mark 1 -j DROP
 
-ha_files r1 10.0.9.1 BACKUP 150
-ha_files r2 10.0.9.2 BACKUP 100
+ha_files r1
+ha_files r2
 start_conntrackd r1
 start_conntrackd r2
 start_keepalived r1
@@ -434,7 +368,7 @@ recent1=$(recent r1)
 crash=$(now)
 ip netns pids r1 | xargs -r kill -KILL
 busywait 10 _no_pids r1 || true
-for dev in out in sync; do
+for dev in wan lan sync; do
 	ip -n r1 link set $dev down
 done
 if busywait 60 primary r2; then
@@ -472,7 +406,7 @@ for t in -sS -sT; do
 	fi
 done
 recent2=$(recent r2)
-expect "r2 remembers the scanners it classified itself" "*10.0.1.2*10.0.1.4*" "$recent2"
+expect "r2 remembers the scanners it classified itself" "*$SCAN4*$SPLIT4*" "$recent2"
 if [[ " $recent1 " == *" $LATE4 "* ]] && [[ " $recent2 " != *" $LATE4 "* ]]; then
 	pass "xt_recent is not replicated: r1 remembered $LATE4, r2 does not"
 else
@@ -487,7 +421,7 @@ if established client 25 && [ ! -s "$D/hold25" ]; then
 else
 	fail "TARPIT hold after the failover (expected still held, got '$(cat "$D/hold25")')"
 fi
-expect "r2's TARPIT rule sees the held client's keepalives" "tarpit25=[1-9]*" "$(ps_counts r2 $IPT tarpit25)"
+expect "r2's TARPIT rule sees the held client's keepalives" "[1-9]*" "$(counter r2 'dport 25 -j TARPIT')"
 busywait 60 test -s "$D/hold3000" || true
 late=$(died_after "$D/hold3000" "$vip2")
 if [ -n "$late" ]; then
@@ -504,12 +438,10 @@ ns r1 conntrack -F >/dev/null 2>&1 || true
 ns r1 sh -c 'echo / > /proc/net/xt_recent/portscan'
 ns r1 sysctl -qw net.netfilter.nf_chaos_key=$KEY2
 ns r1 $IPT -Z
-ip -n r1 addr flush dev out scope global
-ip -n r1 addr flush dev in scope global
-ip -n r1 addr add 10.0.1.11/24 dev out
-ip -n r1 addr add 10.0.3.11/24 dev in
+ip -n r1 addr del $VIP_OUT/24 dev wan 2>/dev/null || true
+ip -n r1 addr del $VIP_IN/24 dev lan 2>/dev/null || true
 rm -f "$D/r1/conntrack.lock"
-for dev in out in sync; do
+for dev in wan lan sync; do
 	ip -n r1 link set $dev up
 done
 boot=$(now)
