@@ -195,7 +195,7 @@ start_keepalived() {
 }
 
 # state R: the last state primary-backup.sh ran for on R (done);
-# state_time R start|done: when that run started, ended.
+# state_time R start|end: when that run started, ended.
 state() { tail -n 1 "$D/$1/states" 2>/dev/null | cut -d' ' -f3; }
 state_time() {
 	tail -n 1 "$D/$1/states" | cut -d' ' -f"$([ "$2" = start ] && echo 1 || echo 2)"
@@ -353,11 +353,12 @@ fi
 split_flows 1 "$D/go1"
 marks1=$(marks r1)
 
+nmaps=()
 for t in -sS -sT -sF; do
 	ns scanner timeout 180 nmap -n -Pn -r $t -p $SCAN_PORTS --max-retries 0 \
 		--scan-delay 3s --max-rtt-timeout 2s -oG - $HOST4 \
 		> "$D/nmap$t" 2>&1 &
-	eval "nmap${t#-s}=\$!"
+	nmaps+=($!)
 done
 busywait 120 gate ||
 	fail "r1 classified the scans up to port 22 (expected stealth>=2 synscan>=1 cnscan>=1, got $(ps_counts r1 $IPT stealth synscan cnscan))"
@@ -374,7 +375,7 @@ done
 if busywait 60 primary r2; then
 	vip2=$(state_time r2 start)
 	takeover=$(since "$crash" "$vip2")
-	window1=$(since "$vip2" "$(state_time r2 done)")
+	window1=$(since "$vip2" "$(state_time r2 end)")
 	pass "r2 primary: VIPs moved ${takeover} s after r1's crash, primary-backup.sh primary ran for ${window1} s more"
 else
 	takeover=none vip2=$(now) window1=none
@@ -390,7 +391,7 @@ fi
 touch "$D/go1"
 busywait 30 _split_closed 1 ||
 	fail "phase 1: split flows closed (got $(_split_lines 1 2))"
-wait $nmapS $nmapT $nmapF || true
+wait "${nmaps[@]}" || true
 after1=$(ps_counts r2 $IPT $ALL)
 ps_check "r1 before the crash, scans up to port 22" "$before1" \
 	"stealth>=2 synscan>=1 cnscan>=1 grscan=0 split_stealth=0 split_synscan=0 split_cnscan=0 split_grscan=0"
@@ -450,7 +451,7 @@ start_keepalived r1
 if busywait 60 primary r1 && busywait 30 is_state r2 backup; then
 	vip1=$(state_time r1 start)
 	failback=$(since "$boot" "$vip1")
-	window2=$(since "$vip1" "$(state_time r1 done)")
+	window2=$(since "$vip1" "$(state_time r1 end)")
 	pass "r1 primary again: VIPs moved ${failback} s after its boot, primary-backup.sh primary ran for ${window2} s more; r2 backup"
 else
 	failback=none vip1=$(now) window2=none
