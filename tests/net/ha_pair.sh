@@ -34,7 +34,8 @@
 #   state) is still held by r2, whose key is r1's;
 # - SSH-like sessions live on, an idle one (keepalives only) too.
 # Phase 2, r1 comes back (fresh conntrack and recent, but a key of its own)
-# and takes over again: flows begun on r2 are classified on r1, the
+# as backup (nopreempt), gets r2's flows (conntrackd -n), and takes over
+# when keepalived stops on r2: flows begun on r2 are classified on r1, the
 # sessions live on, and the connection held since phase 1 is cut: r1 does
 # not recognise r2's cookie.
 set -e
@@ -105,6 +106,9 @@ topology() {
 	ip -n scanner route add default via $VIP_OUT
 	ip -n client route add default via $VIP_OUT
 	ip -n host route add default via $VIP_IN
+	# The half-open flows' SYN/ACKs keep their conntrack entries alive
+	# (60 s in SYN_RECV) however long the scans take.
+	ns host sysctl -qw net.ipv4.tcp_synack_retries=10
 }
 
 # manual TITLE: the example of doc/mkman whose first line is TITLE, as
@@ -194,11 +198,13 @@ start_keepalived() {
 		-c "$D/$1/checkers.pid" > "$D/$1/keepalived.log" 2>&1 &
 }
 
-# state R: the last state primary-backup.sh ran for on R (done);
+# state R: the state of the last transition whose primary-backup.sh run
+# is done (keepalived runs them in parallel: the latest started counts);
 # state_time R start|end: when that run started, ended.
-state() { tail -n 1 "$D/$1/states" 2>/dev/null | cut -d' ' -f3; }
+_last() { sort -n "$D/$1/states" 2>/dev/null | tail -n 1; }
+state() { _last "$1" | cut -d' ' -f3; }
 state_time() {
-	tail -n 1 "$D/$1/states" | cut -d' ' -f"$([ "$2" = start ] && echo 1 || echo 2)"
+	_last "$1" | cut -d' ' -f"$([ "$2" = start ] && echo 1 || echo 2)"
 }
 is_state() { [ "$(state "$1")" = "$2" ]; }
 has_vips() {
@@ -277,6 +283,8 @@ gate() {
 }
 
 _remembered() { [[ " $(recent "$1") " == *" $2 "* ]]; }
+# _replica R PATTERN: R's conntrackd external cache has a flow matching
+_replica() { ctd "$1" -e ct 2>/dev/null | grep -q -- "$2"; }
 _no_pids() { [ -z "$(ip netns pids "$1")" ]; }
 # _after START SECS: SECS have passed since START
 _after() { [ "$(awk -v s="$1" -v e="$EPOCHREALTIME" 'BEGIN { print int(e - s) }')" -ge "$2" ]; }
@@ -327,6 +335,7 @@ busywait 30 ns client busybox ping -q -c1 -W1 $HOST4 >/dev/null ||
 	fail "client cannot ping $HOST4 through r1"
 
 # --- phase 1: r1 primary, r2 backup, one key ---------------------------
+echo "# +${SECONDS}s: pair up"
 ready=$D/sessions
 ns client timeout 600 $PY "$NET/live_sessions.py" 600 "$ready" \
 	$HOST4:22 $HOST4:22,idle=10 > "$D/sessions.out" 2>&1 &
@@ -352,6 +361,7 @@ fi
 
 split_flows 1 "$D/go1"
 marks1=$(marks r1)
+echo "# +${SECONDS}s: split flows open, scans start"
 
 nmaps=()
 for t in -sS -sT -sF; do
@@ -364,8 +374,11 @@ busywait 120 gate ||
 	fail "r1 classified the scans up to port 22 (expected stealth>=2 synscan>=1 cnscan>=1, got $(ps_counts r1 $IPT stealth synscan cnscan))"
 before1=$(ps_counts r1 $IPT $ALL)
 recent1=$(recent r1)
+busywait 30 _replica r2 "sport=41001" ||
+	fail "r2's external cache has the half-open flow (got $(ctd r2 -e ct 2>&1 | grep -c src=) entries)"
 
 # r1 crashes: its processes die, its links go down.
+echo "# +${SECONDS}s: r1 crashes"
 crash=$(now)
 ip netns pids r1 | xargs -r kill -KILL
 busywait 10 _no_pids r1 || true
@@ -383,7 +396,7 @@ else
 fi
 marks2=$(marks r2)
 if [ -n "$marks1" ] && [ "$marks1" = "$marks2" ]; then
-	pass "split flows: r2's committed entries carry r1's connmarks ($marks2)"
+	pass "split flows: r2's committed entries carry the connmarks r1 gave them ($marks2)"
 else
 	fail "split flows' connmarks (expected r1's '$marks1' on r2, got '$marks2')"
 fi
@@ -432,6 +445,7 @@ else
 fi
 
 # --- phase 2: r1 comes back with a key of its own and takes over ---------
+echo "# +${SECONDS}s: phase 2"
 split_flows 2 "$D/go2"
 # A reboot: empty conntrack and recent tables, no VIPs, no lock file,
 # counters at 0, and a key that is not the pair's.
@@ -448,14 +462,26 @@ done
 boot=$(now)
 start_conntrackd r1
 start_keepalived r1
-if busywait 60 primary r1 && busywait 30 is_state r2 backup; then
+# nopreempt: r1 stays backup, and primary-backup.sh backup asks r2 for its
+# flows (-n); once they are in r1's external cache, the admin switches
+# over by stopping keepalived on r2.
+if busywait 60 is_state r1 backup && busywait 60 _replica r1 "sport=$((41002))"; then
+	synced=$(since "$boot")
+	pass "r1 back as backup, r2's flows in its external cache ${synced} s after its boot"
+else
+	synced=none
+	fail "r1 back as backup with r2's flows (expected state backup and sport=41002 in conntrackd -e, got '$(state r1)', $(ctd r1 -e ct 2>&1 | grep -c src=) entries)"
+fi
+switch=$(now)
+kill -TERM "$(cat "$D/r2/keepalived.pid")"
+if busywait 60 primary r1; then
 	vip1=$(state_time r1 start)
-	failback=$(since "$boot" "$vip1")
+	failback=$(since "$switch" "$vip1")
 	window2=$(since "$vip1" "$(state_time r1 end)")
-	pass "r1 primary again: VIPs moved ${failback} s after its boot, primary-backup.sh primary ran for ${window2} s more; r2 backup"
+	pass "switchover: VIPs on r1 ${failback} s after keepalived on r2 stopped, primary-backup.sh primary ran for ${window2} s more"
 else
 	failback=none vip1=$(now) window2=none
-	fail "failback (expected r1 primary and r2 backup, got r1 '$(state r1)', r2 '$(state r2)')"
+	fail "switchover (expected r1 primary, got r1 '$(state r1)'; $(tail -n 5 "$D/r1/keepalived.log" | tr '\n' ';'))"
 fi
 touch "$D/go2"
 busywait 30 _split_closed 2 ||
@@ -483,7 +509,7 @@ fi
 expect "no session packet classified on r1 or r2" "client=0 client=0" \
 	"$(ps_counts r1 $IPT client) $(ps_counts r2 $IPT client)"
 
-echo "# failover table (r1 crash at +0 s, VIPs on r2 at +${takeover} s, committed ${window1} s later; r1 back, VIPs on r1 ${failback} s after its boot, committed ${window2} s later):"
+echo "# failover table (r1 crash at +0 s, VIPs on r2 at +${takeover} s, committed ${window1} s later; r1 back, in sync after ${synced} s, VIPs on r1 ${failback} s after the switchover, committed ${window2} s later):"
 echo "#   r1 before:  $before1; remembers: $recent1"
 echo "#   r2 after:   $after1; remembers: $(recent r2)"
 echo "#   r1 back:    $(ps_counts r1 $IPT $ALL); remembers: $(recent r1)"
