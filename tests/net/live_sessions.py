@@ -4,16 +4,19 @@
 line every INTERVAL seconds and checking that the echo comes back within
 TIMEOUT seconds, for SECS seconds.
 
-usage: live_sessions.py SECS READYFILE ADDR:PORT[,idle]...  (ADDR may be [v6])
+usage: live_sessions.py SECS READYFILE ADDR:PORT[,idle[=COUNT]]...
+       (ADDR may be [v6])
 
-An idle session sends only TCP keepalives (1 s apart, 3 unanswered end
-it) until one exchange at the end: a connection whose every segment
-between is a bare ACK.
+An idle session sends only TCP keepalives (1 s apart, COUNT unanswered
+end it, 3 by default) until one exchange at the end: a connection whose
+every segment between is a bare ACK.
 
 Opens every session and does one exchange on each, then writes READYFILE,
 so that the caller can add its rules to connections that already exist;
-the SECS start once the caller creates READYFILE.go. Prints one line per session, "ADDR:PORT ok N exchanges, max rtt X s" or
-"ADDR:PORT FAIL ...", and exits 1 if any session failed.
+the SECS start once the caller creates READYFILE.go, and end early
+once it creates READYFILE.stop. Prints one line per session, "ADDR:PORT
+ok N exchanges, max rtt X s" or "ADDR:PORT FAIL ...", and exits 1 if
+any session failed.
 """
 import os
 import selectors
@@ -31,13 +34,14 @@ class Session:
         addr, _, mode = spec.partition(",")
         host, port = addr.rsplit(":", 1)
         self.name = spec
-        self.idle = mode == "idle"
+        self.idle = mode.startswith("idle")
+        count = int(mode.partition("=")[2] or 3)
         self.sock = socket.create_connection((host.strip("[]"), int(port)),
                                              timeout=SETUP_TIMEOUT)
         if self.idle:
             for opt, val in ((socket.TCP_KEEPIDLE, 1),
                              (socket.TCP_KEEPINTVL, 1),
-                             (socket.TCP_KEEPCNT, 3)):
+                             (socket.TCP_KEEPCNT, count)):
                 self.sock.setsockopt(socket.IPPROTO_TCP, opt, val)
             self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
         self.n = 0
@@ -96,6 +100,12 @@ def main():
             for s in sessions:
                 if s.idle:
                     s.next_at = end - 2 * INTERVAL
+        if started and end > now + 2 * INTERVAL and \
+                os.path.exists(ready + ".stop"):
+            end = now + 2 * INTERVAL
+            for s in sessions:
+                if s.idle:
+                    s.next_at = now
         live = [s for s in sessions if not s.error]
         if not live or (now >= end and all(s.sent_at is None for s in live)):
             break

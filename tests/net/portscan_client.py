@@ -10,7 +10,14 @@
   keepalive HOST PORT S   idle S seconds with 1s keepalives, then talk
   reuse HOST PORT SPORT   from source port SPORT: send a line, read to EOF
   refused HOST PORT       connect to a closed port: "refused"
+  split HOST PORT SRC GOFILE [grab]
+                          a connect scan's (or with grab a banner grab's)
+                          flow cut in two: from address SRC connect
+                          (read the banner), print "connected" ("grabbed
+                          N"), then once GOFILE exists (5 minutes at
+                          most) close without a byte sent: "closed"
 """
+import os
 import socket
 import sys
 import threading
@@ -24,7 +31,7 @@ def family(host):
     return socket.AF_INET6 if ":" in host else socket.AF_INET
 
 
-def connect(host, port, sport=None, keepalive=False):
+def connect(host, port, sport=None, keepalive=False, src=None):
     s = socket.socket(family(host), socket.SOCK_STREAM)
     s.settimeout(20)
     if keepalive:
@@ -33,7 +40,8 @@ def connect(host, port, sport=None, keepalive=False):
         s.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPINTVL, 1)
     if sport is not None:
         s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        s.bind(("", sport))
+    if sport is not None or src:
+        s.bind((src or "", sport or 0))
     s.connect((host, port))
     return s
 
@@ -130,8 +138,22 @@ def reuse(s):
     return "sport %d received %d" % (s.getsockname()[1], read_all(s))
 
 
+def split(host, port, src, gofile, kind):
+    s = connect(host, port, src=src)
+    print(grab(s) if kind == "grab" else "connected", flush=True)
+    end = time.monotonic() + 300
+    while not os.path.exists(gofile) and time.monotonic() < end:
+        time.sleep(0.1)
+    # A firewall may drop the FIN (that is the point): do not wait for it.
+    s.close()
+    print("closed")
+
+
 def main(argv):
     cmd, host, port = argv[1], argv[2], int(argv[3])
+    if cmd == "split":
+        split(host, port, argv[4], argv[5], argv[6] if len(argv) > 6 else "")
+        return
     if cmd == "refused":
         try:
             connect(host, port).close()

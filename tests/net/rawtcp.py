@@ -23,10 +23,17 @@ only routed back to us.
         a handshake from each SRC, then keepalives from them in turn, PPS
         a second for SECS: "flooding" once they start, then "cookies N of
         M, sent N, answered N"
+  halfopen SRC DST DPORT SPORT GOFILE
+        a half-open scan's flow cut in two: a SYN, its answer printed as
+        syn prints it, then (once GOFILE exists, 5 minutes at most) the
+        RST that ends the flow, "reset". Its segments carry the packet
+        mark 1 (SO_MARK), so that a rule can drop the kernel's own RST to
+        the SYN/ACK: -m mark ! --mark 1
   send tcp|udp SRC DST DPORT SPORT COUNT GAP [bad] [FLAGS]
         COUNT segments (flags FLAGS, default S) or datagrams, GAP s apart,
         with a wrong checksum if "bad"
 """
+import os
 import random
 import select
 import socket
@@ -37,6 +44,7 @@ import time
 from pktlib import csum
 
 ETH_P_ALL = 3
+SO_MARK = getattr(socket, "SO_MARK", 36)
 PACKET_OUTGOING = 4
 FLAGS = "FSRPAU"
 
@@ -173,7 +181,7 @@ def probe(w, src, dst, dport, sport, nxt, ack, timeout=2):
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
     w = Wire()
-    if cmd in ("syn", "probe", "expire", "hold"):
+    if cmd in ("syn", "probe", "expire", "hold", "halfopen"):
         src, dst, dport, sport = norm(args[0]), norm(args[1]), \
             int(args[2]), int(args[3])
     if cmd == "syn":
@@ -206,6 +214,18 @@ def main():
             ok += probe(w, src, dst, dport, sport, r[1], r[2], every)
             time.sleep(max(0, every - (time.monotonic() - t)))
         print("answered %d of %d" % (ok, count))
+    elif cmd == "halfopen":
+        for tx in (w.tx4, w.tx6):
+            tx.setsockopt(socket.SOL_SOCKET, SO_MARK, 1)
+        r = syn(w, src, dst, dport, sport)
+        print(" ".join(map(str, r)) if r else "none", flush=True)
+        if not r or r[0] != "S.":
+            return
+        end = time.monotonic() + 300
+        while not os.path.exists(args[4]) and time.monotonic() < end:
+            time.sleep(0.1)
+        w.send(tcp(src, dst, sport, dport, r[1], 0, flags_bits("R")), dst)
+        print("reset")
     elif cmd == "flood":
         dst, dport, secs, pps = norm(args[0]), int(args[1]), \
             float(args[2]), float(args[3])

@@ -6,13 +6,16 @@
   outcome HOST PORT        connect, send, read: refused|reset|closed|timeout|data
   hold HOST PORT SECS      connect, fill the send buffer, watch TCP_INFO for
                            SECS: "held snd_wnd=N backoff=N acked=N
-                           notsent=N" or "died after Ns state=N"
+                           notsent=N" or "died after Ns state=N at T"
   honey HOST PORT BYTES    send BYTES of payload, wait until all is acked,
                            then close: "acked=N snd_wnd=N state=N" (state 5:
                            FIN_WAIT2, our FIN acked) or "unacked=N ..."
   many HOST PORT N         open N connections at once: "established=N"
-  idle HOST PORT SECS      connect, send nothing, keepalive probes every
-                           second: "alive" or "died after Ns state=N"
+  idle HOST PORT SECS [COUNT [SRC]]
+                           connect (from address SRC), send nothing,
+                           keepalive probes every second (COUNT
+                           unanswered end it, by default 9): "alive" or
+                           "died after Ns state=N at T" (T: time.time())
 """
 import errno
 import fcntl
@@ -43,11 +46,13 @@ def tcp_info(s):
     return state, backoff, acked, snd_wnd, notsent
 
 
-def connect(host, port, timeout=20):
+def connect(host, port, timeout=20, src=None):
     # getaddrinfo gives a scoped address (fe80::1%eth0) its scope id.
     addr = socket.getaddrinfo(host, port, family(host), socket.SOCK_STREAM)
     s = socket.socket(family(host), socket.SOCK_STREAM)
     s.settimeout(timeout)
+    if src:
+        s.bind((src, 0))
     s.connect(addr[0][4])
     return s
 
@@ -86,13 +91,14 @@ def connect_only(host, port):
 
 
 def watch(s, secs):
-    """None if s stays established for secs, else "died after Ns state=N"."""
+    """None if s stays established for secs, else "died after Ns state=N
+    at T" (T the wall clock's seconds since the epoch)."""
     start = time.monotonic()
     while time.monotonic() - start < secs:
         state = tcp_info(s)[0]
         if state != TCP_ESTABLISHED:
-            return "died after %.1fs state=%d" % (time.monotonic() - start,
-                                                  state)
+            return "died after %.1fs state=%d at %.1f" % (
+                time.monotonic() - start, state, time.time())
         time.sleep(0.1)
     return None
 
@@ -159,11 +165,13 @@ def many(host, port, n):
     return "established=%d" % len(done)
 
 
-def idle(host, port, secs):
-    s = connect(host, port)
+def idle(host, port, secs, count=None, src=None):
+    s = connect(host, port, src=src)
     s.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
     s.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE, 1)
     s.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPINTVL, 1)
+    if count:
+        s.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPCNT, count)
     return watch(s, secs) or "alive"
 
 
@@ -180,7 +188,9 @@ def main(argv):
     elif cmd == "many":
         print(many(host, port, int(argv[4])))
     elif cmd == "idle":
-        print(idle(host, port, float(argv[4])))
+        print(idle(host, port, float(argv[4]),
+                   int(argv[5]) if len(argv) > 5 else None,
+                   argv[6] if len(argv) > 6 else None))
     else:
         sys.exit(__doc__)
 
