@@ -367,9 +367,8 @@ echo "# +${SECONDS}s: split flows open, scans start"
 
 nmaps=()
 for t in -sS -sT -sF; do
-	ns scanner timeout 180 nmap -n -Pn -r $t -p $SCAN_PORTS --max-retries 0 \
-		--scan-delay 3s --max-rtt-timeout 2s -oG - $HOST4 \
-		> "$D/nmap$t" 2>&1 &
+	{ scan 180 -r $t -p $SCAN_PORTS --max-retries 0 --scan-delay 3s \
+		--max-rtt-timeout 2s $HOST4; echo "$SCAN_OUT" > "$D/nmap$t"; } &
 	nmaps+=($!)
 done
 busywait 120 gate ||
