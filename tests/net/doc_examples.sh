@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# vm-timeout: 1200
 # Every iptables example of the README and the manual (doc/mkman,
 # extensions/*.man) loads, with iptables-legacy and with iptables-nft:
 # tests/net/doc_examples.py extracts them (its header says where it

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# vm-timeout: 900
 # An active/backup firewall pair, as Debian runs one: keepalived moves the
 # virtual addresses, conntrackd (FTFW, over a link of its own) replicates
 # conntrack, marks included, and Debian's primary-backup.sh commits the
