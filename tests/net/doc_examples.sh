@@ -1,6 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # vm-timeout: 1200
+# The documents and the root's iptables, the same for each kernel:
+# vm-per-root
 # Every iptables example of the README and the manual (doc/mkman,
 # extensions/*.man) loads, with iptables-legacy and with iptables-nft:
 # tests/net/doc_examples.py extracts them (its header says where it
@@ -18,8 +20,6 @@
 #
 # Each source must give at least one example, so that a change of
 # layout cannot make the extraction find nothing and the test pass.
-# The documents and the root's iptables, the same for each kernel:
-# vm-per-root
 set -e
 source "$(dirname "$0")/../lib.sh"
 TOP=$(cd "$(dirname "$0")/../.." && pwd)

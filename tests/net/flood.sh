@@ -24,9 +24,10 @@ SECS=${CHAOS_FLOOD_SECS:-5}
 MIN_RATE=${CHAOS_FLOOD_MIN_RATE:-100}
 # Tolerances once a flood is over (polled for up to 20 s): nf_conntrack
 # objects of the whole VM not in host's table (SLUB counts the free ones of
-# its per-CPU slabs too; a leak would be one per flood packet), and
-# unreclaimable slab memory.
-CT_TOL=256
+# its per-CPU slabs too; a leak would be one per flood packet, tens of
+# thousands; 6.1 under a loaded make check kept 277 after the flood that
+# fills the table), and unreclaimable slab memory.
+CT_TOL=512
 SLAB_TOL_KB=4096
 ctmax=$(sysctl -n net.netfilter.nf_conntrack_max)
 # A socket whose FIN a full table dropped keeps host alive after cleanup,
