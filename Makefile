@@ -123,25 +123,25 @@ deps:
 	tests/install-deps
 
 check: deps
-	tests/check
+	tests/run check
 
 # The packages installed, used and purged in the VM, and the base
 # firewall kept when our modules are missing, on every supported kernel
 # (make check runs them beside the VM tests).
 check-install: deps
-	tests/check tests/install/fail_closed.sh tests/install/package_install.sh
+	tests/run install
 
 # Build only, W=1 and sparse, against the newest kernel headers sid or
 # experimental has, with sid's compiler: the next kernel's API changes
-# show before users meet them (tests/check-next).
+# show before users meet them.
 check-next: deps
-	tests/check-next
+	tests/run next
 
 check-debug: deps
-	tests/check-debug
+	tests/run debug
 
 demo: deps
-	tests/demo
+	tests/run demo
 
 # Every part runs even if another fails, and adds its section to
 # build/bench/report.md; the old results go first, so that the report is

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
-# Result counting shared by tests/host/run and tests/vm/run: every PASS:,
+# Result counting shared by tests/run and tests/vm/run: every PASS:,
 # FAIL: and SKIP: line of a script counts; an exit status that its lines
 # do not explain (a crash, a set -e abort) counts as one more failure.
+# A runner's whole output counts by its last result line (tally_log).
 # shellcheck shell=bash
 
 npass=0 nfail=0 nskip=0
@@ -26,6 +27,20 @@ tally() {
 	else
 		verdicts+=("ok   $name")
 	fi
+}
+
+# tally_log NAME FILE: the last "N passed, N failed, N skipped" line of
+# FILE, a runner's output, added in; none counts as one failure.
+tally_log() {
+	local sum p f s
+	sum=$(grep -E '^[0-9]+ passed, [0-9]+ failed, [0-9]+ skipped$' "$2" | tail -n 1)
+	if [ -z "$sum" ]; then
+		echo "FAIL: $1 printed no result line"
+		sum="0 passed, 1 failed, 0 skipped"
+	fi
+	read -r p _ f _ s _ <<< "${sum//,/}"
+	npass=$((npass + p)) nfail=$((nfail + f)) nskip=$((nskip + s))
+	verdicts+=("$(printf '%-44s %s' "$1" "$sum")")
 }
 
 # tally_summary TITLE: per-script verdicts and the totals line; status 1

@@ -131,7 +131,7 @@ else
 	fail "supported range (make dkms.conf's BUILD_EXCLUSIVE_KERNEL and compat.h's floor cover exactly the series tests/kernels tests):$bad"
 fi
 
-# This machine's kernels are what tests/check and make deb use.
+# This machine's kernels are what make check and make deb use.
 if kvers=$(CHAOS_KVERS=$kvers_run "$TOP/tests/kernels"); then
 	pass "this machine's kernels: $(echo $kvers)"
 	# The tree must not name them, nor any kernel ABI of these series.

@@ -62,7 +62,7 @@ dpkg-deb -x "$tmp"/chaostables-dkms_*.deb "$tmp/root"
 src=$tmp/root/usr/src
 mkdir "$tmp/dkms"
 # Each kernel where its headers are: the machine's here, the newest
-# series' in the Debian 13 root (tests/check runs this there too).
+# series' in the Debian 13 root (make check runs this there too).
 for k in $KVERS; do
 	[ -d "/lib/modules/$k/build" ] || continue
 	if ! dkms build --dkmstree "$tmp/dkms" --sourcetree "$src" \

@@ -7,7 +7,7 @@
 # package's header_postinst.d hooks run, and DKMS builds and installs our
 # modules for that kernel; apt-get purge leaves nothing of ours behind.
 # The supported kernels are those of this root: 6.1 and 6.12 on the
-# machine, the newest series in the Debian 13 root (tests/check runs the
+# machine, the newest series in the Debian 13 root (make check runs the
 # host tests there too).
 # tests/install/package_install.sh installs, loads and uses them in the VM.
 source "$(dirname "$0")/package.inc"
