@@ -26,7 +26,7 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 NS=docex
 BIN=$(mktemp -d)
 EX=$(mktemp -d)
-trap 'rc=$?; [ ! -e /run/netns/$NS ] || wipe; ip netns del $NS 2>/dev/null; rm -rf "$BIN" "$EX"; (exit $rc); cleanup' EXIT
+trap 'rc=$?; ip netns del $NS 2>/dev/null; rm -rf "$BIN" "$EX"; (exit $rc); cleanup' EXIT
 
 require python3 iptables-legacy iptables-nft ipset
 
@@ -43,26 +43,10 @@ for d in "${docs[@]}"; do
 	fi
 done
 
-# wipe: no rule or user chain left in $NS, so that its modules can go.
-wipe() {
-	local v t
-	for v in legacy nft; do
-		for t in raw mangle nat filter; do
-			ns $NS "iptables-$v" -t $t -F 2>/dev/null || true
-			ns $NS "iptables-$v" -t $t -X 2>/dev/null || true
-			ns $NS "ip6tables-$v" -t $t -F 2>/dev/null || true
-			ns $NS "ip6tables-$v" -t $t -X 2>/dev/null || true
-		done
-	done
-	ns $NS nft flush ruleset 2>/dev/null || true
-}
-
-# fresh: $NS anew, lo up.
+# fresh: $NS anew, lo up. The old one's rules, chains and sets go with
+# it (the namespace's exit frees them; modules unload once it ran).
 fresh() {
-	if [ -e /run/netns/$NS ]; then
-		wipe
-		ip netns del $NS
-	fi
+	ip netns del $NS 2>/dev/null || true
 	ip netns add $NS
 	ip -n $NS link set lo up
 }
