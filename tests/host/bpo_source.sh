@@ -5,7 +5,7 @@
 # one-line, and apt accepts what it prints. Uses fake /etc/apt trees only.
 set -e
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-source "$TOP/tests/ksft.inc"
+source "$TOP/tests/lib/ksft.inc"
 
 tmp=$(mktemp -d)
 cleanup() { rm -rf "$tmp"; }

@@ -8,7 +8,7 @@
 # (they change with every kernel update).
 set -e
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-source "$TOP/tests/ksft.inc"
+source "$TOP/tests/lib/ksft.inc"
 
 tmp=$(mktemp -d)
 cleanup() { rm -rf "$tmp"; }

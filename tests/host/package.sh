@@ -5,7 +5,7 @@
 # supported kernel, signed, and skips kernels outside the supported range.
 set -e
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-source "$TOP/tests/ksft.inc"
+source "$TOP/tests/lib/ksft.inc"
 require dpkg-buildpackage dh_dkms dkms git
 KVERS=$("$TOP/tests/kernels")
 

@@ -10,7 +10,7 @@
 # systemd-analyze verify.
 set -e
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-source "$TOP/tests/ksft.inc"
+source "$TOP/tests/lib/ksft.inc"
 require dpkg-buildpackage dpkg-source lintian tar pkg-config
 
 tmp=$(mktemp -d)

@@ -57,15 +57,15 @@ for ext in "${PLUGIN_EXTS[@]}"; do
 	fi
 done
 
-# The modes the VM tests run (tests/targets.list) are rules the .t files
+# The modes the VM tests run (tests/lib/targets.list) are rules the .t files
 # take.
 while read -r rule; do
 	t=libxt_${rule##*-j }
 	t=$TOP/extensions/${t%% *}.t
 	if grep -qxF -- "$rule;=;OK" "$t"; then
-		pass "tests/targets.list: $rule is an OK rule of ${t##*/}"
+		pass "tests/lib/targets.list: $rule is an OK rule of ${t##*/}"
 	else
-		fail "tests/targets.list: $rule (expected \"$rule;=;OK\" in ${t##*/})"
+		fail "tests/lib/targets.list: $rule (expected \"$rule;=;OK\" in ${t##*/})"
 	fi
 done < <(target_rules)
 finish

@@ -12,7 +12,7 @@
 # same port, its first: no answer; 2 good ones from another source: the
 # retry is answered (the rule answers).
 set -e
-source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/../lib/lib.sh"
 trap cleanup EXIT
 
 require python3 iptables-legacy ip6tables-legacy

@@ -11,8 +11,8 @@
 # open; a client must still get the banner of port 22. The rate limit is
 # lifted so that the scans stay short; the slowdown has its own test.
 set -e
-source "$(dirname "$0")/../lib.sh"
-source "$(dirname "$0")/chaos_lib.inc"
+source "$(dirname "$0")/../lib/lib.sh"
+source "$(dirname "$0")/helpers/chaos_lib.inc"
 trap cleanup EXIT
 
 require nmap socat nc

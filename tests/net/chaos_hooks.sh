@@ -5,7 +5,7 @@
 # directly and through a user chain, with a message in the kernel log;
 # INPUT and FORWARD are accepted. iptables-legacy and -nft, v4 and v6.
 set -e
-source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/../lib/lib.sh"
 trap cleanup EXIT
 
 setup_topology

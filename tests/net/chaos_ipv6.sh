@@ -9,8 +9,8 @@
 #   scanner fd00:1::2 --- router --- host fd00:3::2
 #   client  fd00:2::2 ---/           INPUT: icmpv6, tcp/22 ACCEPT, then CHAOS
 set -e
-source "$(dirname "$0")/../lib.sh"
-source "$(dirname "$0")/chaos_lib.inc"
+source "$(dirname "$0")/../lib/lib.sh"
+source "$(dirname "$0")/helpers/chaos_lib.inc"
 trap cleanup EXIT
 
 require nmap socat nc

@@ -10,8 +10,8 @@
 #
 # The kernel's own ICMP rate limit is lifted in host, so only ours counts.
 set -e
-source "$(dirname "$0")/../lib.sh"
-source "$(dirname "$0")/chaos_lib.inc"
+source "$(dirname "$0")/../lib/lib.sh"
+source "$(dirname "$0")/helpers/chaos_lib.inc"
 trap cleanup EXIT
 
 require python3

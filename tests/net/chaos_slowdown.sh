@@ -19,8 +19,8 @@
 #   scanner 10.0.1.2 --- router --- host 10.0.3.2
 #                                   INPUT: tcp/22 ACCEPT, then CHAOS --delude
 set -e
-source "$(dirname "$0")/../lib.sh"
-source "$(dirname "$0")/chaos_lib.inc"
+source "$(dirname "$0")/../lib/lib.sh"
+source "$(dirname "$0")/helpers/chaos_lib.inc"
 trap cleanup EXIT
 
 MIN_RATIO=1.5		# the median

@@ -9,8 +9,8 @@
 #                                  INPUT: CHAOS --tarpit --delude-prob 1
 #                                         --reject-prob 1 (no rate limit)
 set -e
-source "$(dirname "$0")/../lib.sh"
-source "$(dirname "$0")/chaos_lib.inc"
+source "$(dirname "$0")/../lib/lib.sh"
+source "$(dirname "$0")/helpers/chaos_lib.inc"
 trap cleanup EXIT
 
 require python3

@@ -5,7 +5,7 @@
 # FORWARD on router (iptables-nft), IPv4 and IPv6. checkentry refuses
 # OUTPUT and rules without "-p tcp".
 set -e
-source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/../lib/lib.sh"
 trap cleanup EXIT
 
 require nmap python3 iptables-legacy iptables-nft

@@ -13,7 +13,7 @@
 #   without, every port is tcpwrapped (the old behaviour);
 # - CHAOS --delude --delude-prob 1 --banner greets a client as DELUDE does.
 set -e
-source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/../lib/lib.sh"
 trap cleanup EXIT
 
 require nmap python3 iptables-legacy ip6tables-legacy conntrack

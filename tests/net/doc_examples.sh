@@ -5,7 +5,7 @@
 # vm-per-root
 # Every iptables example of the README and the manual (doc/mkman,
 # extensions/*.man) loads, with iptables-legacy and with iptables-nft:
-# tests/net/doc_examples.py extracts them (its header says where it
+# tests/net/helpers/doc_examples.py extracts them (its header says where it
 # looks); each one runs in a fresh network namespace "docex" of its own,
 # with the variant's iptables, ip6tables and their -restore first in
 # PATH, as the admin's alternatives would have them:
@@ -21,7 +21,7 @@
 # Each source must give at least one example, so that a change of
 # layout cannot make the extraction find nothing and the test pass.
 set -e
-source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/../lib/lib.sh"
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 NS=docex
 BIN=$(mktemp -d)
@@ -32,7 +32,7 @@ require python3 iptables-legacy iptables-nft ipset
 
 cd "$TOP"
 docs=(README doc/mkman extensions/libxt_*.man)
-list=$(python3 tests/net/doc_examples.py "$EX" "${docs[@]}") ||
+list=$(python3 tests/net/helpers/doc_examples.py "$EX" "${docs[@]}") ||
 	{ fail "doc_examples.py extracts the examples (it failed)"; finish; }
 for d in "${docs[@]}"; do
 	n=$(cut -f 4 <<< "$list" | grep -c "^$d:" || true)

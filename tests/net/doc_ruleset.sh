@@ -28,7 +28,7 @@
 # Each with iptables-nft and iptables-legacy in turn (CHAOS_DOC_VARIANTS,
 # "nft legacy").
 set -e
-source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/../lib/lib.sh"
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 VARIANTS=${CHAOS_DOC_VARIANTS:-nft legacy}
 BIN=$(mktemp -d)
@@ -46,7 +46,7 @@ h() { ns host env PATH="$BIN/$V:$PATH" "$@"; }
 # full ADDR: ADDR as xt_recent lists it (IPv6 written out in full).
 full() { python3 -c 'import ipaddress, sys; a = ipaddress.ip_address(sys.argv[1]); print(a.exploded if a.version == 6 else a)' "$1"; }
 
-list=$(python3 "$TOP/tests/net/doc_examples.py" "$EX" "$TOP/doc/mkman")
+list=$(python3 "$TOP/tests/net/helpers/doc_examples.py" "$EX" "$TOP/doc/mkman")
 
 # counter FAMILY PATTERN: packets of the first rule whose save line
 # matches PATTERN.

@@ -17,7 +17,7 @@
 #          fd00:2::2                              fd00:4::2
 #
 #  host, host2: the manual's base firewall and its LOGGING AND FLEET-WIDE
-#    BANS ruleset (tests/net/doc_examples.py extracts both), its sets;
+#    BANS ruleset (tests/net/helpers/doc_examples.py extracts both), its sets;
 #    services on 22 (banner, echo), 80 (echo), 443 (banner, close)
 #  root namespace: dmesg --follow-new > kern.log (the kernel's LOG lines
 #    of both hosts, net.netfilter.nf_log_all_netns=1); fail2ban-server in
@@ -37,7 +37,7 @@
 # - the ban expires after BANTIME: the entry leaves both sets, and the
 #   scanner's TCP to host 2 no longer meets the set's rule.
 set -e
-source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/../lib/lib.sh"
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 BANTIME=${CHAOS_FLEET_BANTIME:-40}
 BAN_SECS=${CHAOS_FLEET_BAN_SECS:-60}
@@ -60,7 +60,7 @@ require python3 nmap socat ipset fail2ban-server fail2ban-client dmesg \
 # The manual's fleet ruleset: the rules files that use the sets, their
 # base firewall and the sets they need.
 mkdir -p "$EX"
-list=$(python3 "$TOP/tests/net/doc_examples.py" "$EX" "$TOP/doc/mkman")
+list=$(python3 "$TOP/tests/net/helpers/doc_examples.py" "$EX" "$TOP/doc/mkman")
 declare -A RULES
 for f in 4 6; do
 	for id in $(awk -F'\t' -v k="restore$f" '$2 == k && $3 == "noflush" { print $1 }' <<< "$list"); do
@@ -150,7 +150,7 @@ else
 fi
 
 # The legitimate client's traffic, in a loop until $STOP.
-CL="$TOP/tests/net/portscan_client.py"
+CL="$TOP/tests/net/helpers/portscan_client.py"
 legit() {
 	local h out
 	while [ ! -e "$STOP" ]; do

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # SYN floods (flood.py, raw frames from the scanner) at every target mode
-# (tests/targets.list) on host, all at once, round robin: from
+# (tests/lib/targets.list) on host, all at once, round robin: from
 # one source with conntrack on, from random sources with the ports exempted
 # (CT --notrack), and from random sources with nf_conntrack_max filled up
 # by other flows but for a few entries. During each flood a client on an
@@ -13,11 +13,11 @@
 # env: CHAOS_FLOOD_SECS seconds per flood (default 5; the issue's: 30),
 #      CHAOS_FLOOD_MIN_RATE SYNs per second each rule must see (100).
 set -e
-source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/../lib/lib.sh"
 trap 'rc=$?; restore; (exit $rc); cleanup' EXIT
 
 require hping3 python3 conntrack iptables-legacy
-FLOOD=$(dirname "$0")/flood.py
+FLOOD=$(dirname "$0")/helpers/flood.py
 SECS=${CHAOS_FLOOD_SECS:-5}
 # Below this many SYNs a second at each rule it was no flood (a debug
 # kernel under TCG reaches some 40).

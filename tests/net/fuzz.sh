@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Seeded mutation fuzzer (fuzz.py) against every match and target in every
-# mode (tests/targets.list): host INPUT (DELUDE and TARPIT in each mode, a
+# mode (tests/lib/targets.list): host INPUT (DELUDE and TARPIT in each mode, a
 # catch-all CHAOS), router FORWARD and router INPUT (the same plus portscan
 # with all classes and CHAOS in each mode); IPv4 with iptables-legacy on host and -nft on
 # router, IPv6 the other way round. Probes: random TCP flags, data offsets
@@ -16,11 +16,11 @@
 # env: CHAOS_FUZZ_COUNT probes per family (default 2000; the issue's full
 #      run: 100000), CHAOS_FUZZ_SEED replays a run (its seed is printed).
 set -e
-source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/../lib/lib.sh"
 trap 'rc=$?; restore; (exit $rc); cleanup' EXIT
 
 require python3 tcpdump ethtool iptables-legacy iptables-nft
-FUZZ=$(dirname "$0")/fuzz.py
+FUZZ=$(dirname "$0")/helpers/fuzz.py
 COUNT=${CHAOS_FUZZ_COUNT:-2000}
 
 SEED=${CHAOS_FUZZ_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
@@ -54,7 +54,7 @@ ns scanner ip6tables-legacy -A OUTPUT -p ipv6-icmp \
 CHAOS_OPTS="--reject-prob 1 --rate 1000/sec --burst 1000"
 # rules IPT CHAOS_VARIANTS [-d ADDR]: the rule set for one chain, on stdout
 # as iptables-restore input for the filter table: each target mode of
-# tests/targets.list on 1000 TCP ports of its own from 10000 (fuzz.py's
+# tests/lib/targets.list on 1000 TCP ports of its own from 10000 (fuzz.py's
 # DPORTS), in its order; CHAOS's other modes only with CHAOS_VARIANTS
 # (CHAOS --delude for UDP too), plain CHAOS last, for all.
 rules() {

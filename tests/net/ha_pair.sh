@@ -43,8 +43,8 @@
 # sessions live on, and the connection held since phase 1 is cut: r1 does
 # not recognise r2's cookie.
 set -e
-source "$(dirname "$0")/../lib.sh"
-source "$(dirname "$0")/portscan_lib.inc"
+source "$(dirname "$0")/../lib/lib.sh"
+source "$(dirname "$0")/helpers/portscan_lib.inc"
 NAMESPACES="scanner client host r1 r2 sw"
 ha_cleanup() {
 	local rc=$?
@@ -69,7 +69,7 @@ HOLD_COUNT=8		# keepalives a held client sends unanswered, 1 s apart
 SCAN_PORTS=20,22-24,26-29,80	# -r: 22 second, 80 last, 3 s apart
 D=$(mktemp -d)
 PY=/usr/bin/python3
-NET=$(dirname "$0")
+NET=$(dirname "$0")/helpers
 TOP=$(cd "$NET/../.." && pwd)
 
 # port NS DEV BRIDGE ADDR/LEN: veth DEV in NS, its peer a port of BRIDGE
@@ -116,9 +116,9 @@ topology() {
 }
 
 # manual TITLE: the example of doc/mkman whose first line is TITLE, as
-# tests/net/doc_examples.py reads it (roff undone).
+# tests/net/helpers/doc_examples.py reads it (roff undone).
 manual() {
-	PYTHONPATH=$NET $PY - "$TOP/doc/mkman" "$1" <<-'EOF'
+	PYTHONPATH=$NET:$PYTHONPATH $PY - "$TOP/doc/mkman" "$1" <<-'EOF'
 		import sys
 		import doc_examples
 		for _, lines in doc_examples.man_blocks(open(sys.argv[1]).read()):

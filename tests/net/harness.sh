@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Self-test of tests/lib.sh with stock iptables rules only: routing v4/v6,
+# Self-test of tests/lib/lib.sh with stock iptables rules only: routing v4/v6,
 # servers, rule counters on legacy and nft, nmap through the router.
 set -e
-source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/../lib/lib.sh"
 trap cleanup EXIT
 require socat nmap nc
 

@@ -16,7 +16,7 @@
 # env: CHAOS_LIFECYCLE_CYCLES (default 3, the issue's: 50),
 #      CHAOS_LIFECYCLE_REPLACES (default 10, the issue's: 100).
 set -e
-source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/../lib/lib.sh"
 trap 'rc=$?; load_all; (exit $rc); cleanup' EXIT
 
 require hping3 iptables-legacy iptables-nft
@@ -65,7 +65,7 @@ rule_of() {
 	esac
 }
 
-# PORT[MODE]: each target mode of tests/targets.list on a port of its own
+# PORT[MODE]: each target mode of tests/lib/targets.list on a port of its own
 # from 7001, in its order.
 declare -A PORT
 p=7001

@@ -10,7 +10,7 @@
 # our replies leave as UNTRACKED; without the notrack rules the count stays
 # 0 too (dropped packets never confirm an entry).
 set -e
-source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/../lib/lib.sh"
 trap cleanup EXIT
 
 require nmap conntrack socat python3 iptables-legacy

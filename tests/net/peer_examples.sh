@@ -17,7 +17,7 @@
 # The rules in the root's iptables, the same for each kernel:
 # vm-per-root
 set -e
-source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/../lib/lib.sh"
 trap cleanup EXIT
 
 require nmap conntrack iptables-legacy iptables-nft

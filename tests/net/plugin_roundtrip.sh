@@ -15,7 +15,7 @@
 # The plugins of the root's iptables, the same for each kernel:
 # vm-per-root
 set -e
-source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/../lib/lib.sh"
 trap cleanup EXIT
 
 TOP=${CHAOS_TOP:-$(cd "$(dirname "$0")/../.." && pwd)}

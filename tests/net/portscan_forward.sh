@@ -9,8 +9,8 @@
 #  client 10.0.2.2 ----/                                   echo 2000-2002,
 #  server 3000                                             banner 2100
 set -e
-source "$(dirname "$0")/../lib.sh"
-source "$(dirname "$0")/portscan_lib.inc"
+source "$(dirname "$0")/../lib/lib.sh"
+source "$(dirname "$0")/helpers/portscan_lib.inc"
 trap cleanup EXIT
 
 require nmap socat

@@ -6,8 +6,8 @@
 #  scanner fd00:1::2 --- router --- host fd00:3::2: INPUT -m portscan x4,
 #                                   echo servers 2000-2002, banner 2100
 set -e
-source "$(dirname "$0")/../lib.sh"
-source "$(dirname "$0")/portscan_lib.inc"
+source "$(dirname "$0")/../lib/lib.sh"
+source "$(dirname "$0")/helpers/portscan_lib.inc"
 trap cleanup EXIT
 
 require nmap socat

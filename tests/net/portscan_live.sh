@@ -15,8 +15,8 @@
 #                                                2202 CHAOS, 2203 TARPIT,
 #  scanner ---/                                  echo servers 2201-2204
 set -e
-source "$(dirname "$0")/../lib.sh"
-source "$(dirname "$0")/portscan_lib.inc"
+source "$(dirname "$0")/../lib/lib.sh"
+source "$(dirname "$0")/helpers/portscan_lib.inc"
 # The sessions' sockets outlive their processes, and so the namespaces.
 live_cleanup() {
 	local rc=$?
@@ -69,7 +69,7 @@ for p in 2201 2204; do
 done
 nsessions=$(wc -w <<< "$targets")
 ns client timeout $((SECS + 300)) /usr/bin/python3 \
-	"$(dirname "$0")/live_sessions.py" "$SECS" "$ready" $targets \
+	"$(dirname "$0")/helpers/live_sessions.py" "$SECS" "$ready" $targets \
 	> "$out" 2>&1 &
 sessions=$!
 ps_sessions_ready $sessions "$ready" ||

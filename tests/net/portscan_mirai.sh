@@ -18,8 +18,8 @@
 #                            -m lscan --mirai (legacy, v4 and v6),
 #                            echo servers 2000-2002, banner 2100
 set -e
-source "$(dirname "$0")/../lib.sh"
-source "$(dirname "$0")/portscan_lib.inc"
+source "$(dirname "$0")/../lib/lib.sh"
+source "$(dirname "$0")/helpers/portscan_lib.inc"
 trap cleanup EXIT
 
 require nmap socat

@@ -15,7 +15,7 @@
 #  fd00:1::2                                          INPUT --stealth per shape,
 #                                                     nothing listens
 set -e
-source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/../lib/lib.sh"
 trap cleanup EXIT
 
 require nmap hping3

@@ -11,8 +11,8 @@
 #  client --- router: raw CT --zone 5, portscan --stealth DROP --- host
 #  scanner ---/
 set -e
-source "$(dirname "$0")/../lib.sh"
-source "$(dirname "$0")/portscan_lib.inc"
+source "$(dirname "$0")/../lib/lib.sh"
+source "$(dirname "$0")/helpers/portscan_lib.inc"
 zone_cleanup() {
 	local rc=$?
 	flush_rules router
@@ -57,7 +57,7 @@ zone_pass() {
 	done
 
 	ns client timeout $((SECS + 120)) /usr/bin/python3 \
-		"$(dirname "$0")/live_sessions.py" "$SECS" "$ready" \
+		"$(dirname "$0")/helpers/live_sessions.py" "$SECS" "$ready" \
 		"$HOST4:$PORT" "[$HOST6]:$PORT" > "$out" 2>&1 &
 	sessions=$!
 	ps_sessions_ready $sessions "$ready" || true

@@ -7,7 +7,7 @@
 #   its keepalives answered (one a second, at least 9 of 10) while 300
 #   IPv4 sources, then the 256 /64s of one /56, each with a cookie of its
 #   own, flood host with keepalives at several times the rate each
-#   (tests/net/rawtcp.py from scanner, spoofed, routed back to it; a
+#   (tests/net/helpers/rawtcp.py from scanner, spoofed, routed back to it; a
 #   guest too slow to send 3 a second per source skips the case);
 # - CHAOS's state per IPv6 source: a source whose interface ID an
 #   attacker chose so that its 32-bit fold (ipv6_addr_hash()) matches the
@@ -15,7 +15,7 @@
 #   of a port the attacker probed first gets no answer (a first probe
 #   never does), its second one does.
 set -e
-source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/../lib/lib.sh"
 trap cleanup EXIT
 
 require python3 iptables-legacy ip6tables-legacy

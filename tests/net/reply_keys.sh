@@ -3,7 +3,7 @@
 # The reply core's cookie belongs to its network namespace, and expires.
 # router's TARPIT (FORWARD, SYNs to port 9000 only) and host's (INPUT,
 # ports 9000 and 9001) answer handshakes crafted from scanner
-# (tests/net/rawtcp.py); host answering a keepalive is its cookie
+# (tests/net/helpers/rawtcp.py); host answering a keepalive is its cookie
 # validating. IPv4 and IPv6:
 # - host's own cookie (port 9001) validates;
 # - a cookie read off router's SYN/ACK (port 9000) does not validate at
@@ -15,7 +15,7 @@
 #   seconds, then no more (a keepalive every 0.25 s; the time is that of
 #   the first one unanswered).
 set -e
-source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/../lib/lib.sh"
 trap cleanup EXIT
 
 require python3 iptables-legacy ip6tables-legacy

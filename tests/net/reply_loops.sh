@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # No forged reply feeds another: two namespaces (loopa, loopb) on one
 # veth with our targets on tcp ports 1001 on (one per mode of
-# tests/targets.list), crafted packets sent
+# tests/lib/targets.list), crafted packets sent
 # between them (AF_PACKET), replies counted on the wire (details in
 # reply_loops.py):
 # - every pair of DELUDE, TARPIT (all modes) and CHAOS (all variants): a
@@ -20,7 +20,7 @@
 # - a flood of valid probes is answered within the rate limit of its
 #   source, and held peers at other addresses are still answered.
 set -e
-source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/../lib/lib.sh"
 # The held curl's socket outlives curl, and so the namespaces.
 loops_cleanup() {
 	local rc=$?
@@ -62,7 +62,7 @@ while IFS= read -r line; do
 	SKIP:*) skip "${line#SKIP: }" ;;
 	*) echo "# $line" ;;
 	esac
-done < <(timeout 500 /usr/bin/python3 "$(dirname "$0")/reply_loops.py" \
+done < <(timeout 500 /usr/bin/python3 "$(dirname "$0")/helpers/reply_loops.py" \
 	loop spoof matrix matrix_cookie badsum ratelimit \
 	2>&1)
 [ $((_npass + _nfail)) -gt 0 ] || fail "reply_loops.py reported nothing"

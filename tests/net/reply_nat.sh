@@ -11,7 +11,7 @@
 # and port, none from host's inside address or port; no conntrack entry
 # is left in router or host.
 set -e
-source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/../lib/lib.sh"
 trap cleanup EXIT
 
 require python3 tcpdump conntrack iptables-legacy ip6tables-legacy

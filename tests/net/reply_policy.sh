@@ -10,7 +10,7 @@
 #   UNTRACKED) lets them out: every target answers again, a FIN probe
 #   (INVALID, so untracked even when tracked) is reset; still no entry.
 set -e
-source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/../lib/lib.sh"
 trap cleanup EXIT
 
 require python3 nmap conntrack iptables-legacy ip6tables-legacy

@@ -11,7 +11,7 @@
 #   address on br0, a segment for the host itself that came in by a bridge
 #   port is answered through OUTPUT and POSTROUTING (REDIRECT undone).
 set -e
-source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/../lib/lib.sh"
 trap cleanup EXIT
 
 require python3 tcpdump iptables-legacy ip6tables-legacy

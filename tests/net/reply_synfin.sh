@@ -4,13 +4,13 @@
 # - SYN|FIN (hping3 -SF) gets no SYN/ACK from DELUDE, DELUDE --banner,
 #   TARPIT or TARPIT --stall: Linux's listener drops it; TARPIT --reset
 #   answers it with a RST, as a closed port does; a plain SYN to DELUDE
-#   still gets its SYN/ACK (crafted from scanner, tests/net/rawtcp.py);
+#   still gets its SYN/ACK (crafted from scanner, tests/net/helpers/rawtcp.py);
 # - after CHAOS --delude --banner greets a client, what the client sends
 #   next (its ACK of the greeting, data, its FIN) gets no RST, as after
 #   DELUDE --banner: CHAOS's negative answers are for probes, and a RST
 #   could reach the client before it read the greeting.
 set -e
-source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/../lib/lib.sh"
 trap cleanup EXIT
 
 require python3 iptables-legacy ip6tables-legacy

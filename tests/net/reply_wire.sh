@@ -17,7 +17,7 @@
 #   packets). Crafted with scapy from router; each is followed by a valid
 #   SYN whose answer shows the packets were processed.
 set -e
-source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/../lib/lib.sh"
 trap cleanup EXIT
 
 require python3 tcpdump iptables-legacy
@@ -285,9 +285,9 @@ expect_silence(["non-first fragment (FORWARD)"],
                "router", "iptables-legacy", 4)
 print("DONE")
 EOF
-# pktlib: for crafted.py and the code it runs in scanner.
-results=$(ns router env PYTHONPATH="$(cd "$(dirname "$0")" && pwd)" \
-	timeout 400 /usr/bin/python3 -u "$tmp/crafted.py" "$hostmac" \
+# pktlib (PYTHONPATH, lib.sh) for crafted.py and the code it runs in
+# scanner.
+results=$(ns router timeout 400 /usr/bin/python3 -u "$tmp/crafted.py" "$hostmac" \
 	2> "$tmp/crafted.err") || true
 grep -q '^DONE$' <<< "$results" ||
 	fail "crafted packets: script did not finish ($(tail -3 "$tmp/crafted.err" | tr '\n' ' '))"

@@ -8,7 +8,7 @@
 # IPv4 and IPv6; N CHAOS rules must raise the cgroup's memory.current by
 # N * 4 KiB more than N DELUDE rules (no per-rule state) do.
 set -e
-source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/../lib/lib.sh"
 CG=/sys/fs/cgroup
 GROUP=$CG/chaostables-test
 rules=

@@ -15,7 +15,7 @@
 # INPUT on host (iptables-legacy), --tarpit also in FORWARD on router
 # (iptables-nft).
 set -e
-source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/../lib/lib.sh"
 trap cleanup EXIT
 
 require python3 iptables-legacy iptables-nft

@@ -14,7 +14,7 @@
 #                                   fd00:3::2    -j TARPIT
 # (one rule at a time: first host's, then router's)
 set -e
-source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/../lib/lib.sh"
 trap cleanup EXIT
 
 require python3 socat iptables-legacy iptables-nft

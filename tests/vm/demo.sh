@@ -3,7 +3,7 @@
 # Guest half of "make demo": nmap's view of host ports 100-120 from the
 # scanner, before and after a DELUDE rule. Port 110 really is open.
 set -e
-source "$(dirname "$0")/../lib.sh"
+source "$(dirname "$0")/../lib/lib.sh"
 trap cleanup EXIT
 
 RULE="-p tcp --dport 100:120 -j DELUDE"

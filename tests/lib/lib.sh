@@ -16,19 +16,22 @@
 # A test:
 #	#!/bin/bash
 #	set -e
-#	source "$(dirname "$0")/../lib.sh"
+#	source "$(dirname "$0")/../lib/lib.sh"
 #	trap cleanup EXIT
 #	setup_topology
 #	... pass "what" / fail "what (expected X, got Y)" / skip "why" ...
 #	finish
 #
 # Results (pass, fail, skip, expect, require, busywait, finish) come from
-# tests/ksft.inc; our modules (OUR_MODULES, rmmod_wait, unload_ours,
+# tests/lib/ksft.inc; our modules (OUR_MODULES, rmmod_wait, unload_ours,
 # loaded_ours) and targets' modes (target_modes, target_rules) from
-# tests/modules.inc.
+# tests/lib/modules.inc.
 
 source "$(dirname "${BASH_SOURCE[0]}")/ksft.inc"
 source "$(dirname "${BASH_SOURCE[0]}")/modules.inc"
+# The Python tools (tests/net/helpers) import the packet library, pktlib.
+PYTHONPATH=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+export PYTHONPATH
 
 SCANNER4=10.0.1.2 SCANNER6=fd00:1::2
 CLIENT4=10.0.2.2 CLIENT6=fd00:2::2
@@ -186,13 +189,13 @@ print(struct.unpack("II", buf.tobytes())[1])
 EOF
 }
 
-# rawtcp NS CMD ARGS...: tests/net/rawtcp.py CMD in NS (spoofed segments
+# rawtcp NS CMD ARGS...: tests/net/helpers/rawtcp.py CMD in NS (spoofed segments
 # and datagrams, and their answers), killed after 120 s.
 rawtcp() {
 	local n=$1
 	shift
 	ns "$n" timeout 120 /usr/bin/python3 \
-		"$(dirname "${BASH_SOURCE[0]}")/net/rawtcp.py" "$@" 2>&1 || true
+		"$(dirname "${BASH_SOURCE[0]}")/../net/helpers/rawtcp.py" "$@" 2>&1 || true
 }
 
 # tcp_server NS PORT SHELLCMD: forking socat server on v4 and v6, in the
@@ -218,13 +221,13 @@ start_tcp_server() {
 	wait_for_tcp_listen "$n" "$port" v6
 }
 
-# tcp_client NS CMD ARGS...: tests/net/tcp_client.py CMD from NS, killed
+# tcp_client NS CMD ARGS...: tests/net/helpers/tcp_client.py CMD from NS, killed
 # after CLIENT_SECS (40) s: its output and errors, never a failure.
 tcp_client() {
 	local n=$1
 	shift
 	ns "$n" timeout "${CLIENT_SECS:-40}" /usr/bin/python3 \
-		"$(dirname "${BASH_SOURCE[0]}")/net/tcp_client.py" "$@" 2>&1 || true
+		"$(dirname "${BASH_SOURCE[0]}")/../net/helpers/tcp_client.py" "$@" 2>&1 || true
 }
 
 # ct_tcp NS: the TCP conntrack entries in NS, IPv4 and IPv6.

@@ -1,8 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-"""What the Python tools of tests/net share: the Internet checksum and
-the rule counters of iptables-save -c, our targets' modes. A script in tests/net imports it
-as is (Python puts the script's directory first on sys.path); code run
-from elsewhere (python3 - or -c) needs PYTHONPATH=tests/net."""
+"""What the Python tools of tests/net/helpers share: the Internet
+checksum, the rule counters of iptables-save -c, our targets' modes.
+tests/lib/lib.sh puts this directory on PYTHONPATH for them."""
 
 import os
 import re
@@ -11,9 +10,9 @@ import subprocess
 
 
 def target_modes(tag=None):
-    """Our targets' modes from tests/targets.list, as they follow -j
+    """Our targets' modes from tests/lib/targets.list, as they follow -j
     ("TARPIT --honeypot"), in its order: all, or those tagged tag."""
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)),
                         "targets.list")
     modes = []
     with open(path) as f:

@@ -54,7 +54,7 @@ def rule_target(mode):
     return mode + " " + CHAOS_FAST
 
 
-# Every target mode of tests/targets.list: (name, -j arguments).
+# Every target mode of tests/lib/targets.list: (name, -j arguments).
 TARGETS = [(m, rule_target(m)) for m in target_modes()]
 FLOOD = 5000
 M32 = 0xffffffff
