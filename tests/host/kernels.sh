@@ -41,7 +41,7 @@ kernel "$n" "7.3.4+t1-$fl" headers
 kernel "$n" "7.3.9+t1-cloud-$fl" headers
 kernel "$n" "6.12.3000+t1-$fl" headers
 want="6.1.9-10-$fl 6.12.1000+t1-$fl 7.3.4+t1-$fl"
-got=$(CHAOS_KROOT=$r CHAOS_CACHE=$tmp/cache "$TOP/tests/kernels" 2>&1 | xargs) || true
+got=$(KERNELS_ROOT=$r CHAOS_CACHE=$tmp/cache "$TOP/tests/kernels" 2>&1 | xargs) || true
 if [ "$got" = "$want" ]; then
 	pass "newest kernel with headers of each series"
 else
@@ -50,20 +50,20 @@ fi
 
 kernel "$n" "7.4.1+t1-$fl" headers
 want="6.1.9-10-$fl 6.12.1000+t1-$fl 7.4.1+t1-$fl"
-got=$(CHAOS_KROOT=$r CHAOS_CACHE=$tmp/cache "$TOP/tests/kernels" 2>&1 | xargs) || true
+got=$(KERNELS_ROOT=$r CHAOS_CACHE=$tmp/cache "$TOP/tests/kernels" 2>&1 | xargs) || true
 if [ "$got" = "$want" ]; then
 	pass "a newer series in the Debian 13 root is picked up: $got"
 else
 	fail "a newer series in the Debian 13 root (expected \"$want\", got \"$got\")"
 fi
-got=$(CHAOS_KROOT=$r CHAOS_CACHE=$tmp/cache "$TOP/tests/kernels" --root "7.4.1+t1-$fl")
+got=$(KERNELS_ROOT=$r CHAOS_CACHE=$tmp/cache "$TOP/tests/kernels" --root "7.4.1+t1-$fl")
 expect "the root of the new series' kernel" "$n" "$got"
-got=$(CHAOS_KROOT=$r CHAOS_CACHE=$tmp/cache "$TOP/tests/kernels" --root "6.1.9-10-$fl")
+got=$(KERNELS_ROOT=$r CHAOS_CACHE=$tmp/cache "$TOP/tests/kernels" --root "6.1.9-10-$fl")
 expect "the root of a 6.1 kernel" "$r" "$got"
 
 rm -r "$n"
 set +e
-out=$(CHAOS_KROOT=$r CHAOS_CACHE=$tmp/cache "$TOP/tests/kernels" 2> "$tmp/err")
+out=$(KERNELS_ROOT=$r CHAOS_CACHE=$tmp/cache "$TOP/tests/kernels" 2> "$tmp/err")
 rc=$?
 set -e
 err=$(cat "$tmp/err")
@@ -76,7 +76,7 @@ fi
 
 rmdir "$r/usr/src/linux-headers-6.12."*
 set +e
-out=$(CHAOS_KROOT=$r "$TOP/tests/kernels" 6.1 6.12 2> "$tmp/err")
+out=$(KERNELS_ROOT=$r "$TOP/tests/kernels" 6.1 6.12 2> "$tmp/err")
 rc=$?
 set -e
 err=$(cat "$tmp/err")
@@ -86,7 +86,7 @@ else
 	fail "missing 6.12 headers (expected exit 1, 6.1 listed, \"no 6.12 kernel\"; got $rc, \"$out\", \"$err\")"
 fi
 
-out=$(CHAOS_KROOT=$tmp/empty CHAOS_CACHE=$tmp/empty "$TOP/tests/kernels" 2>&1) && rc=0 || rc=$?
+out=$(KERNELS_ROOT=$tmp/empty CHAOS_CACHE=$tmp/empty "$TOP/tests/kernels" 2>&1) && rc=0 || rc=$?
 if [ $rc = 1 ] && grep -q 'no 6\.1 kernel' <<< "$out" &&
    grep -q 'no 6\.12 kernel' <<< "$out" && grep -q 'no new kernel' <<< "$out"; then
 	pass "no kernels: exit 1, names every series"
@@ -94,7 +94,7 @@ else
 	fail "no kernels (expected exit 1 naming 6.1, 6.12 and new, got $rc: $out)"
 fi
 
-got=$(CHAOS_KROOT=$tmp/empty CHAOS_KVERS="a b" "$TOP/tests/kernels" | xargs)
+got=$(KERNELS_ROOT=$tmp/empty CHAOS_KVERS="a b" "$TOP/tests/kernels" | xargs)
 if [ "$got" = "a b" ]; then
 	pass "CHAOS_KVERS overrides the detection"
 else

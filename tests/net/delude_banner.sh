@@ -22,7 +22,7 @@ python3 -c 'import scapy' 2>/dev/null || { skip "python3-scapy missing"; finish;
 # Well-known ports of each kind of greeting, and two unknown ones.
 BANNER_PORTS=21,22,25,80,110,143,443,8080,12345,40000
 PLAIN_PORTS=7000:7009
-CHAOS_PORT=30000
+chaos_port=30000
 CLIENT_HELLO='\x16\x03\x01\x00\x2f\x01\x00\x00\x2b\x03\x03'
 
 setup_topology
@@ -32,7 +32,7 @@ for ipt in iptables-legacy ip6tables-legacy; do
 		-j DELUDE --banner ||
 		fail "$ipt -j DELUDE --banner (expected the rule, got a refusal)"
 	ns host $ipt -A INPUT -p tcp --dport "$PLAIN_PORTS" -j DELUDE
-	ns host $ipt -A INPUT -p tcp --dport "$CHAOS_PORT" -j CHAOS --delude \
+	ns host $ipt -A INPUT -p tcp --dport "$chaos_port" -j CHAOS --delude \
 		--delude-prob 1 --banner ||
 		fail "$ipt -j CHAOS --delude --banner (expected the rule, got a refusal)"
 done
@@ -74,7 +74,7 @@ specs=()
 for host in "$HOST4" "$HOST6"; do
 	specs+=("$host 22" "$host 22" "$host 80 GET / HTTP/1.0\r\n\r\n"
 		"$host 443 $CLIENT_HELLO" "$host 7003 hello\n"
-		"$host $CHAOS_PORT")
+		"$host $chaos_port")
 done
 mapfile -t got < <(grab "${specs[@]}")
 for v in 4 6; do

@@ -25,12 +25,11 @@
 #   and its connection to 1027 is held (TARPIT: open, zero window, no RST);
 # - nmap -sU of 5000-5004: the last rule, CHAOS, counts;
 # - the client still reaches the service.
-# Each with iptables-nft and iptables-legacy in turn (CHAOS_DOC_VARIANTS,
-# "nft legacy").
+# Each with iptables-nft and iptables-legacy in turn.
 set -e
 source "$(dirname "$0")/../lib/lib.sh"
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-VARIANTS=${CHAOS_DOC_VARIANTS:-nft legacy}
+VARIANTS="nft legacy"
 BIN=$(mktemp -d)
 EX=$(mktemp -d)
 trap 'rc=$?; flush_rules host; rm -rf "$BIN" "$EX"; (exit $rc); cleanup' EXIT

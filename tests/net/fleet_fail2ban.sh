@@ -39,8 +39,8 @@
 set -e
 source "$(dirname "$0")/../lib/lib.sh"
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-BANTIME=${CHAOS_FLEET_BANTIME:-40}
-BAN_SECS=${CHAOS_FLEET_BAN_SECS:-60}
+BANTIME=40
+BAN_SECS=60
 F2B=$(mktemp -d)
 EX=$F2B/examples
 LOG=$F2B/kern.log

@@ -13,15 +13,15 @@
 # message, a bad checksum, a later fragment or a broadcast/multicast
 # destination; at most one answer per probe; every answer a well-formed
 # TCP segment or ICMP error; no kernel warning.
-# env: CHAOS_FUZZ_COUNT probes per family (default 2000; the issue's full
-#      run: 100000), CHAOS_FUZZ_SEED replays a run (its seed is printed).
+# Probes per family: 2000 (CHAOS_SIZE quick: 500, full: 100000).
+# env: CHAOS_SIZE, CHAOS_FUZZ_SEED (replays a run: its seed is printed)
 set -e
 source "$(dirname "$0")/../lib/lib.sh"
 trap 'rc=$?; restore; (exit $rc); cleanup' EXIT
 
 require python3 tcpdump ethtool iptables-legacy iptables-nft
 FUZZ=$(dirname "$0")/helpers/fuzz.py
-COUNT=${CHAOS_FUZZ_COUNT:-2000}
+COUNT=$(size_pick 500 2000 100000)
 
 SEED=${CHAOS_FUZZ_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 DIR=$(mktemp -d)
@@ -51,11 +51,11 @@ ns scanner ip6tables-legacy -A OUTPUT -p tcp -j DROP
 ns scanner ip6tables-legacy -A OUTPUT -p ipv6-icmp \
 	--icmpv6-type destination-unreachable -j DROP
 
-CHAOS_OPTS="--reject-prob 1 --rate 1000/sec --burst 1000"
-# rules IPT CHAOS_VARIANTS [-d ADDR]: the rule set for one chain, on stdout
+chaos_opts="--reject-prob 1 --rate 1000/sec --burst 1000"
+# rules IPT chaos_variants [-d ADDR]: the rule set for one chain, on stdout
 # as iptables-restore input for the filter table: each target mode of
 # tests/lib/targets.list on 1000 TCP ports of its own from 10000 (fuzz.py's
-# DPORTS), in its order; CHAOS's other modes only with CHAOS_VARIANTS
+# DPORTS), in its order; CHAOS's other modes only with chaos_variants
 # (CHAOS --delude for UDP too), plain CHAOS last, for all.
 rules() {
 	local chain=$1 variants=$2 d=${3:+-d $3} p=10000 mode opts
@@ -66,14 +66,14 @@ rules() {
 		CHAOS) continue ;;
 		CHAOS\ *)
 			[ "$variants" != no ] || { p=$((p + 1000)); continue; }
-			opts="--delude-prob 0.5 $CHAOS_OPTS"
+			opts="--delude-prob 0.5 $chaos_opts"
 			[ "$mode" != "CHAOS --delude" ] ||
 				echo "-A $chain $d -p udp --dport $p:$((p + 999)) -j $mode $opts" ;;
 		esac
 		echo "-A $chain $d -p tcp --dport $p:$((p + 999)) -j $mode $opts"
 		p=$((p + 1000))
 	done < <(target_modes)
-	echo "-A $chain $d -m comment --comment fuzz-chaos-$chain -j CHAOS $CHAOS_OPTS"
+	echo "-A $chain $d -m comment --comment fuzz-chaos-$chain -j CHAOS $chaos_opts"
 }
 nd="-p ipv6-icmp -m icmp6 --icmpv6-type"
 load() {

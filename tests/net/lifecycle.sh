@@ -13,15 +13,16 @@
 #   removed every time.
 # After each step the modules' use counts are back to their holders alone.
 # The modules are loaded again at the end, as vm/run expects.
-# env: CHAOS_LIFECYCLE_CYCLES (default 3, the issue's: 50),
-#      CHAOS_LIFECYCLE_REPLACES (default 10, the issue's: 100).
+# CYCLES and REPLACES: 3 and 10 (CHAOS_SIZE quick: 1 and 5, full: 50
+# and 100).
+# env: CHAOS_SIZE
 set -e
 source "$(dirname "$0")/../lib/lib.sh"
 trap 'rc=$?; load_all; (exit $rc); cleanup' EXIT
 
 require hping3 iptables-legacy iptables-nft
-CYCLES=${CHAOS_LIFECYCLE_CYCLES:-3}
-REPLACES=${CHAOS_LIFECYCLE_REPLACES:-10}
+CYCLES=$(size_pick 1 3 50)
+REPLACES=$(size_pick 5 10 100)
 MODDIR=${CHAOS_TOP:-$(dirname "$0")/../..}/build/${KVER:-$(uname -r)}/kernel
 [ -r "$MODDIR/xt_CHAOS.ko" ] || { skip "no modules in $MODDIR"; finish; }
 

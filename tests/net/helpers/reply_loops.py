@@ -41,7 +41,7 @@ ADDR = {4: {A: "10.0.9.1", B: "10.0.9.2"},
 SPOOF = {4: "10.0.10.%d", 6: "fd00:10::%x"}
 FWD = {4: "10.0.10.250", 6: "fd00:10::fa"}  # loopb forwards it to loopa
 OTHERS = ["10.0.9.21", "10.0.9.22", "10.0.9.23"]  # more of loopa's
-CHAOS_FAST = "--reject-prob 1 --rate 1000/sec --burst 1000"
+UNLIMITED = "--reject-prob 1 --rate 1000/sec --burst 1000"
 
 
 def rule_target(mode):
@@ -51,7 +51,7 @@ def rule_target(mode):
         return mode
     if "--delude" in mode.split() or "--tarpit" in mode.split():
         mode += " --delude-prob 1"
-    return mode + " " + CHAOS_FAST
+    return mode + " " + UNLIMITED
 
 
 # Every target mode of tests/lib/targets.list: (name, -j arguments).
