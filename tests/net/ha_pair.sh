@@ -70,7 +70,7 @@ SCAN_PORTS=20,22-24,26-29,80	# -r: 22 second, 80 last, 3 s apart
 D=$(mktemp -d)
 PY=/usr/bin/python3
 NET=$(dirname "$0")/helpers
-TOP=$(cd "$NET/../.." && pwd)
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
 
 # port NS DEV BRIDGE ADDR/LEN: veth DEV in NS, its peer a port of BRIDGE
 port() {
