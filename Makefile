@@ -15,13 +15,13 @@
 #                      headers in sid or experimental, with sid's gcc
 # make check-debug     VM tests on a debug kernel (KASAN, kmemleak, lockdep...)
 # make demo            nmap before and after DELUDE, in a VM
-# make bench           scan effect, bench-timing, bench-cost, bench-peer,
-#                      bench-osscan, bench-secondlook, in a VM each, two
-#                      side by side; build/bench/report.md, scan-time.svg;
-#                      under 30 minutes (CHAOS_BENCH_QUICK=1: under 10,
-#                      CHAOS_BENCH_FULL=1: the whole matrix, hours)
+# make bench           tests/bench/*: scan effect, timing, cost, peer,
+#                      osscan, secondlook, in a VM each, two side by side;
+#                      build/bench/report.md, scan-time.svg; under 30
+#                      minutes (CHAOS_SIZE=quick: under 10, CHAOS_SIZE=full:
+#                      the whole matrix, hours); doc/benchmarks.md
 # make bench-cost      what the rules cost legitimate traffic, CPU and
-#                      memory, as ratios, in a VM
+#                      memory, as ratios, in a VM (tests/run bench cost)
 # make bench-peer      scan-time ratios next to xtables-addons' CHAOS
 #                      (fetched from the apt archive, built privately)
 
@@ -144,16 +144,15 @@ demo: deps
 	tests/run demo
 
 # Every part runs even if another fails, and adds its section to
-# build/bench/report.md; the old results go first, so that the report is
-# of this run only (see tests/bench-all).
+# build/bench/report.md.
 bench: deps
-	tests/bench-all
+	tests/run bench
 
 bench-cost: deps
-	tests/bench-cost
+	tests/run bench cost
 
 bench-peer: deps
-	tests/bench-peer
+	tests/run bench peer
 
 clean:
 	rm -rf build extensions/*.so
