@@ -10,7 +10,7 @@
 # answers leave the peer's ICMP tokens spent: CHAOS must be slower still.
 # Then one UDP scan more whose first answer from CHAOS the router drops, as
 # a busy link or the kernel's own ICMP rate limit may: the climb must not
-# end there. Not a benchmark (tests/bench is): it asserts a clear ratio for
+# end there. Not a benchmark (tests/bench/scan is): it asserts a clear ratio for
 # the medians (1.5), and that no scan is faster than the fastest bare one
 # (on a loaded host bare UDP scans alone vary threefold). A
 # CHAOS scan is cut off once it has taken twice the bare median, and counts

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""Short-connection load of tests/bench-cost: HTTP-like GETs, one
+"""Short-connection load of tests/bench/cost: HTTP-like GETs, one
 connection each, as a web client makes them.
 
   serve PORT            serve PORT (v4 and v6), one connection at a time:
