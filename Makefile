@@ -9,7 +9,8 @@
 # make dist            the release tarball build/chaostables-VERSION.tar.gz
 #                      (a source package: dpkg-buildpackage works in it)
 # make check           host tests, then VM tests on every supported kernel
-#                      and, beside them, check-install's test
+#                      and, beside them, check-install's tests (the
+#                      package install on the newest Debian only)
 # make check-install   the .debs installed, used and purged, in a VM
 # make check-next      build only, W=1 and sparse, for the newest kernel
 #                      headers in sid or experimental, with sid's gcc
@@ -125,9 +126,9 @@ deps:
 check: deps
 	tests/run check
 
-# The packages installed, used and purged in the VM, and the base
-# firewall kept when our modules are missing, on every supported kernel
-# (make check runs them beside the VM tests).
+# The packages installed, used and purged in the VM, once per Debian
+# root, and the base firewall kept when our modules are missing (make
+# check runs them beside the VM tests, the install on Debian 13 only).
 check-install: deps
 	tests/run install
 
