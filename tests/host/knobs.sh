@@ -7,16 +7,14 @@
 set -u
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 source "$TOP/tests/lib/ksft.inc"
-cd "$TOP"
+cd "$TOP" || exit 1
 
 # code: the non-comment lines of tests/ (this test aside) and the Makefile
 # (comments name settings, they do not read them); not through git: the
 # Debian 13 root runs this test too, without it.
-code() {
-	{ find tests -type f ! -path tests/host/knobs.sh; echo Makefile; } |
-		xargs grep -hv '^[[:space:]]*#'
-}
-read_by_code=$(code |
+code=$({ find tests -type f ! -path tests/host/knobs.sh; echo Makefile; } |
+	xargs grep -hv '^[[:space:]]*#')
+read_by_code=$(echo "$code" |
 	grep -oE '\bCHAOS_[A-Z0-9_]*[A-Z0-9]\b' | sort -u |
 	grep -vxE 'CHAOS_TOP|CHAOS_RUN')
 in_readme=$(sed -n 's/^  \(CHAOS_[A-Z0-9_]*\)=.*/\1/p' README | sort -u)
@@ -41,7 +39,7 @@ none "settings in the README's table that no code reads" \
 	"$(comm -13 <(echo "$read_by_code") <(echo "$in_readme") | xargs)"
 # One prefix: the old CT_ settings are gone for good.
 none "settings with another prefix than CHAOS_ (CT_...)" \
-	"$(code | grep -oE '\$\{?CT_[A-Z0-9_]+' | sort -u | xargs)"
+	"$(echo "$code" | grep -oE '\$\{?CT_[A-Z0-9_]+' | sort -u | xargs)"
 n=$(grep -c . <<< "$read_by_code")
 if [ "$n" -lt 3 ]; then
 	fail "settings read by the code (expected some, found $n: is tests/ there?)"
