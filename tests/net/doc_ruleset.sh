@@ -60,7 +60,7 @@ counter() {
 # banner (a client that sends nothing is a banner grabber, --grscan).
 reaches() {
 	printf 'GET / HTTP/1.0\r\n\r\n' |
-		ns client timeout 15 socat -T 10 - "TCP:$1:80" 2>/dev/null |
+		ns client timeout 15 socat -t 10 -T 10 - "TCP:$1:80" 2>/dev/null |
 		grep -q '^HTTP/1.0 200 OK'
 }
 
