@@ -26,7 +26,17 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 NS=docex
 BIN=$(mktemp -d)
 EX=$(mktemp -d)
-trap 'rc=$?; ip netns del $NS 2>/dev/null; rm -rf "$BIN" "$EX"; (exit $rc); cleanup' EXIT
+# drop: $NS deleted; its rules, chains and sets go with it (the
+# namespace's exit frees them; modules unload once it ran). Rules with
+# xt_recent tables are flushed first: that module's namespace exit
+# removes its /proc files under a BH spinlock, which lockdep reports on
+# 6.1 once a recent rule matches in softirq, and then it checks nothing
+# more until the guest reboots.
+drop() {
+	[ -z "$(ns $NS ls /proc/net/xt_recent 2>/dev/null)" ] || flush_rules $NS
+	ip netns del $NS 2>/dev/null || true
+}
+trap 'rc=$?; drop; rm -rf "$BIN" "$EX"; (exit $rc); cleanup' EXIT
 
 require python3 iptables-legacy iptables-nft ipset
 
@@ -43,10 +53,9 @@ for d in "${docs[@]}"; do
 	fi
 done
 
-# fresh: $NS anew, lo up. The old one's rules, chains and sets go with
-# it (the namespace's exit frees them; modules unload once it ran).
+# fresh: $NS anew, lo up.
 fresh() {
-	ip netns del $NS 2>/dev/null || true
+	drop
 	ip netns add $NS
 	ip -n $NS link set lo up
 }
