@@ -371,6 +371,8 @@ fi
 
 split_flows 1 "$D/go1"
 marks1=$(marks r1)
+busywait 30 _replica r2 "sport=41001" ||
+	fail "r2's external cache has the half-open flow (got $(ctd r2 -e ct 2>&1 | grep -c src=) entries)"
 echo "# +${SECONDS}s: split flows open, scans start"
 
 nmaps=()
@@ -381,12 +383,9 @@ for t in -sS -sT -sF; do
 done
 busywait 120 gate ||
 	fail "r1 classified the scans up to port 22 (expected stealth>=2 synscan>=1 cnscan>=1, got $(ps_counts r1 $IPT stealth synscan cnscan))"
-before1=$(ps_counts r1 $IPT $ALL)
-recent1=$(recent r1)
-busywait 30 _replica r2 "sport=41001" ||
-	fail "r2's external cache has the half-open flow (got $(ctd r2 -e ct 2>&1 | grep -c src=) entries)"
 
-# r1 crashes: its processes die, its links go down.
+# r1 crashes at once, mid-scan: its processes die, its links go down (its
+# counters and recent table, read after, stay as they were).
 echo "# +${SECONDS}s: r1 crashes"
 crash=$(now)
 ip netns pids r1 | xargs -r kill -KILL
@@ -394,6 +393,8 @@ busywait 10 _no_pids r1 || true
 for dev in wan lan sync; do
 	ip -n r1 link set $dev down
 done
+before1=$(ps_counts r1 $IPT $ALL)
+recent1=$(recent r1)
 flips=$(awk '$3 == "primary"' "$D/r2/states" | grep -c . || true)
 [ "$flips" = 0 ] ||
 	echo "# r2 became primary $flips time(s) before the crash (VRRP adverts missed in a stalled guest)"
