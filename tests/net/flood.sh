@@ -169,18 +169,29 @@ ns host iptables-legacy -t raw -F
 
 # A table filled with unreplied UDP flows from random sources, to within
 # HEADROOM entries of nf_conntrack_max: room for the client's few live
-# entries. Its closed ones would stay 120 s in TIME_WAIT and, on a loaded
-# guest, use up the headroom (measured: 628 of 628); host's TIME_WAIT is
-# cut to 1 s and the table flushed. A flood entry kept by a target would
-# take the rest in milliseconds and starve the client; a table filled to
-# the last entry would starve it anyway, by conntrack's own choice (early
-# drop finds no unreplied entry in the few buckets it looks at).
-HEADROOM=64
+# entries, and for the flood packets in flight, each counted until its
+# answer is sent (a KASAN guest has tens). The client's closed entries
+# would stay 120 s in TIME_WAIT and, on a loaded guest, use up the
+# headroom (measured: 628 of 628); host's TIME_WAIT is cut to 1 s and the
+# table flushed. A flood entry kept by a target would take the rest in
+# under a second and starve the client; a table filled to the last entry
+# would starve it anyway, by conntrack's own choice (early drop finds no
+# unreplied entry in the few buckets it looks at).
+HEADROOM=256
 ns host sysctl -qw net.netfilter.nf_conntrack_tcp_timeout_time_wait=1
 ns host conntrack -F 2>/dev/null || true
 ns scanner timeout 60 hping3 -q --udp -p 9999 --rand-source -i u200 -c 600 \
 	"$HOST4" > /dev/null 2>&1 || true
-n=$(ns host conntrack -C)
+# Counted once the table stops growing: a slow guest (KASAN) is still
+# taking in the last datagrams when hping3 ends, and those would eat the
+# headroom.
+n=-1
+for _ in $(seq 30); do
+	cnt=$(ns host conntrack -C)
+	[ "$cnt" != "$n" ] || break
+	n=$cnt
+	sleep 1
+done
 sysctl -qw net.netfilter.nf_conntrack_max=$((n + HEADROOM))
 if [ "$n" -ge 500 ]; then
 	pass "conntrack table filled ($n entries, nf_conntrack_max $((n + HEADROOM)))"
