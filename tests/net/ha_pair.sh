@@ -333,7 +333,7 @@ ha_files r2
 start_conntrackd r1
 start_conntrackd r2
 start_keepalived r1
-if busywait 60 primary r1; then
+if busywait 120 primary r1; then
 	pass "r1 primary: keepalived gave it $VIP_OUT and $VIP_IN, primary-backup.sh ran"
 else
 	fail "r1 primary (expected the VIPs and state primary, got state '$(state r1)'; $(tail -n 5 "$D/r1/keepalived.log" | tr '\n' ';'))"
