@@ -99,9 +99,18 @@ cleanup_namespaces() {
 		[ -e "/run/netns/$n" ] || continue
 		# A process may exit between the listing and the kill.
 		ip netns pids "$n" 2>/dev/null | xargs -r kill -KILL 2>/dev/null || true
-		ip netns del "$n" 2>/dev/null || true
+		del_netns "$n"
 	done
 	return 0
+}
+
+# del_netns NS: delete NS. Rules with xt_recent tables are flushed first:
+# that module's namespace exit removes its /proc files under a BH
+# spinlock, which lockdep reports on 6.1 once a recent rule matches in
+# softirq, and then it checks nothing more until the guest reboots.
+del_netns() {
+	[ -z "$(ns "$1" ls /proc/net/xt_recent 2>/dev/null)" ] || flush_rules "$1"
+	ip netns del "$1" 2>/dev/null || true
 }
 
 # flush_rules NS...: remove every iptables (legacy, nft) and nft rule in

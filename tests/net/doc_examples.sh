@@ -26,17 +26,7 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 NS=docex
 BIN=$(mktemp -d)
 EX=$(mktemp -d)
-# drop: $NS deleted; its rules, chains and sets go with it (the
-# namespace's exit frees them; modules unload once it ran). Rules with
-# xt_recent tables are flushed first: that module's namespace exit
-# removes its /proc files under a BH spinlock, which lockdep reports on
-# 6.1 once a recent rule matches in softirq, and then it checks nothing
-# more until the guest reboots.
-drop() {
-	[ -z "$(ns $NS ls /proc/net/xt_recent 2>/dev/null)" ] || flush_rules $NS
-	ip netns del $NS 2>/dev/null || true
-}
-trap 'rc=$?; drop; rm -rf "$BIN" "$EX"; (exit $rc); cleanup' EXIT
+trap 'rc=$?; del_netns $NS; rm -rf "$BIN" "$EX"; (exit $rc); cleanup' EXIT
 
 require python3 iptables-legacy iptables-nft ipset
 
@@ -53,9 +43,10 @@ for d in "${docs[@]}"; do
 	fi
 done
 
-# fresh: $NS anew, lo up.
+# fresh: $NS anew, lo up. The old one's rules, chains and sets go with
+# it (the namespace's exit frees them; modules unload once it ran).
 fresh() {
-	drop
+	del_netns $NS
 	ip netns add $NS
 	ip -n $NS link set lo up
 }
