@@ -16,7 +16,7 @@ set -e
 source "$(dirname "$0")/../lib/lib.sh"
 trap 'rc=$?; restore; (exit $rc); cleanup' EXIT
 
-require hping3 python3 conntrack iptables-legacy
+require python3 conntrack iptables-legacy
 FLOOD=$(dirname "$0")/helpers/flood.py
 SECS=$(size_pick 3 5 30)
 # Below this many SYNs a second at each rule it was no flood. A KASAN
@@ -180,27 +180,20 @@ ns host iptables-legacy -t raw -F
 HEADROOM=256
 ns host sysctl -qw net.netfilter.nf_conntrack_tcp_timeout_time_wait=1
 ns host conntrack -F 2>/dev/null || true
-# ct_settled: host's conntrack count once it stops growing: a slow guest
-# (KASAN) is still taking in the last datagrams when hping3 ends, and
-# those would eat the headroom.
-ct_settled() {
-	local last=-1 cnt
-	for _ in $(seq 30); do
-		cnt=$(ns host conntrack -C)
-		[ "$cnt" != "$last" ] || break
-		last=$cnt
-		sleep 1
-	done
-	echo "$cnt"
-}
-# Another round while under 500: now and then a round loses nearly all
-# its datagrams (seen once on 6.12: 5 entries; cause not found).
-for _ in 1 2 3; do
-	ns scanner timeout 60 hping3 -q --udp -p 9999 --rand-source -i u200 \
-		-c 600 "$HOST4" > /dev/null 2>&1 || true
-	n=$(ct_settled)
-	echo "# conntrack table fill: $n entries"
-	[ "$n" -lt 500 ] || break
+# The fill: 600 UDP frames from as many random sources, back to back
+# (hping3, paced by a timer, left 5 to 65 entries on loaded guests), each
+# entry kept for the whole case, not an unreplied flow's default 30 s.
+# Counted once the table stops growing: a slow guest (KASAN) is still
+# taking in the last datagrams when the sender ends, and those would eat
+# the headroom.
+ns host sysctl -qw net.netfilter.nf_conntrack_udp_timeout=600
+ns scanner /usr/bin/python3 "$FLOOD" udpfill eth0 "$dmac" "$HOST4" 9999 600
+last=-1
+for _ in $(seq 30); do
+	n=$(ns host conntrack -C)
+	[ "$n" != "$last" ] || break
+	last=$n
+	sleep 1
 done
 sysctl -qw net.netfilter.nf_conntrack_max=$((n + HEADROOM))
 if [ "$n" -ge 500 ]; then

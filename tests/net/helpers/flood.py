@@ -7,6 +7,10 @@
                         PORTS (comma-separated), from SRC or, if SRC is
                         "random", from random sources in 198.18.0.0/15,
                         for SECS seconds; prints "sent=N pps=N"
+  udpfill IFNAME DMAC DST PORT COUNT
+                        COUNT raw UDP frames on IFNAME to DST:PORT, back
+                        to back, each from another random source in
+                        198.18.0.0/15: COUNT conntrack entries at DST
   serve PORT            echo server on PORT (v4 and v6), one thread per
                         connection: no process start per request
   client HOST PORT      forever: connect, send a line, read it back, all
@@ -81,20 +85,45 @@ def syn(src, dst, sport, dport):
     return ip[:10] + struct.pack("!H", csum(ip)) + ip[12:] + tcp
 
 
-def synflood(ifname, dmac, src, dst, ports, secs):
+def udp(src, dst, sport, dport):
+    u = struct.pack("!HHHH", sport, dport, 8, 0)
+    c = csum(src + dst + struct.pack("!BBH", 0, 17, len(u)) + u) or 0xffff
+    u = u[:6] + struct.pack("!H", c)
+    ip = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 28, random.getrandbits(16),
+                     0, 64, 17, 0, src, dst)
+    return ip[:10] + struct.pack("!H", csum(ip)) + ip[12:] + u
+
+
+def random_source(i):
+    return struct.pack("!I", 0xC6120000 | i)
+
+
+def frame_socket(ifname, dmac):
+    """A packet socket on IFNAME and the Ethernet header to DMAC."""
     smac = open("/sys/class/net/%s/address" % ifname).read().strip()
-    head = bytes.fromhex((dmac + smac).replace(":", "")) + b"\x08\x00"
+    sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+    sock.bind((ifname, 0))
+    return sock, bytes.fromhex((dmac + smac).replace(":", "")) + b"\x08\x00"
+
+
+def udpfill(ifname, dmac, dst, port, count):
+    sock, head = frame_socket(ifname, dmac)
+    d = socket.inet_aton(dst)
+    for i in random.sample(range(1 << 17), count):
+        sock.send(head + udp(random_source(i), d, 1024 + (i & 0x7fff), port))
+
+
+def synflood(ifname, dmac, src, dst, ports, secs):
+    sock, head = frame_socket(ifname, dmac)
     ports = [int(p) for p in ports.split(",")]
     d = socket.inet_aton(dst)
     frames = []
     for i in range(8192):
         s = (socket.inet_aton(src) if src != "random" else
-             struct.pack("!I", 0xC6120000 | random.getrandbits(17)))
+             random_source(random.getrandbits(17)))
         frames.append(head + syn(s, d, 1024 + random.getrandbits(15) +
                                  random.getrandbits(14),
                                  ports[i % len(ports)]))
-    sock = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
-    sock.bind((ifname, 0))
     n = 0
     start = time.monotonic()
     end = start + secs
@@ -108,6 +137,8 @@ def synflood(ifname, dmac, src, dst, ports, secs):
 def main(argv):
     if argv[1] == "synflood":
         synflood(argv[2], argv[3], argv[4], argv[5], argv[6], float(argv[7]))
+    elif argv[1] == "udpfill":
+        udpfill(argv[2], argv[3], argv[4], int(argv[5]), int(argv[6]))
     elif argv[1] == "serve":
         serve(int(argv[2]))
     elif argv[1] == "client":
