@@ -50,7 +50,7 @@ nontcp() {
 	else
 		fail "$what: UDP and ICMP counted by TARPIT (expected udp, icmp >= $N and tarpit >= their sum, got udp=$udp icmp=$icmp tarpit=$tarpit)"
 	fi
-	expect "$what: nothing but TCP sent to the scanner" 0 "$out"
+	expect "$what: nothing but TCP and neighbour discovery sent to the scanner" 0 "$out"
 }
 
 # held V PORT WHAT: the scanner's connection to host:PORT held on a zero
@@ -68,12 +68,20 @@ held() {
 
 # rules NS IPT CHAIN SCANNER HOST [MATCH...]: counting rules, the TARPIT
 # rule without -p, and a count of what NS sends the scanner other than TCP
-# (none of it is ICMP errors or echo replies of ours).
+# (none of it is ICMP errors or echo replies of ours) and, on IPv6,
+# neighbour discovery: the router answers the scanner's unicast probes of
+# a stale neighbour entry, which a slow guest lets go stale mid-test.
 rules() {
-	local n=$1 ipt=$2 c=$3 s=$4 d=$5 icmp=icmp
+	local n=$1 ipt=$2 c=$3 s=$4 d=$5 icmp=icmp t
 	shift 5
-	[[ $ipt != ip6* ]] || icmp=ipv6-icmp
 	ns "$n" "$ipt" -A "$c" -s "$s" -d "$d" -p udp -m comment --comment udp
+	if [[ $ipt == ip6* ]]; then
+		icmp=ipv6-icmp
+		for t in neighbour-solicitation neighbour-advertisement; do
+			ns "$n" "$ipt" -A OUTPUT -d "$s" -p ipv6-icmp \
+				--icmpv6-type $t -j ACCEPT
+		done
+	fi
 	ns "$n" "$ipt" -A "$c" -s "$s" -d "$d" -p "$icmp" -m comment --comment icmp
 	ns "$n" "$ipt" -A "$c" -s "$s" -d "$d" "$@" -m comment --comment tarpit -j TARPIT
 	ns "$n" "$ipt" -A OUTPUT -d "$s" ! -p tcp -m comment --comment out
