@@ -58,6 +58,10 @@ else
 fi
 got=$(KERNELS_ROOT=$r CHAOS_CACHE=$tmp/cache "$TOP/tests/kernels" --root "7.4.1+t1-$fl")
 expect "the root of the new series' kernel" "$n" "$got"
+# A release without a patch number.
+kernel "$n" "7.5+t1-$fl" headers
+got=$(KERNELS_ROOT=$r CHAOS_CACHE=$tmp/cache "$TOP/tests/kernels" new 2>&1)
+expect "a new series' release without a patch number" "7.5+t1-$fl" "$got"
 got=$(KERNELS_ROOT=$r CHAOS_CACHE=$tmp/cache "$TOP/tests/kernels" --root "6.1.9-10-$fl")
 expect "the root of a 6.1 kernel" "$r" "$got"
 
