@@ -40,14 +40,14 @@ for f in "$TMP"/*; do
 		nrules=$(grep -c '^-A ' "$f")
 		for variant in legacy nft; do
 			cmd="$fam-$variant-restore"
-			command -v "$cmd" >/dev/null || { skip "$cmd missing"; continue; }
+			command -v "$cmd" >/dev/null || { fail "$cmd not installed (tests/install-deps installs it)"; continue; }
 			load "$what with $cmd" bash -c \
 				"$cmd < '$f' && n=\$($fam-$variant-save | grep -c '^-A ') &&
 				 [ \"\$n\" = $nrules ] || { echo \"\$n of $nrules rules\"; exit 1; }"
 		done
 		;;
 	nft)
-		command -v nft >/dev/null || { skip "nft missing"; continue; }
+		command -v nft >/dev/null || { fail "nft not installed (tests/install-deps installs it)"; continue; }
 		load "$what with nft -c" nft -c -f "$f"
 		load "$what with nft" bash -c "nft -f '$f' && nft list ruleset | grep -q '^table'"
 		;;

@@ -11,7 +11,7 @@ trap cleanup EXIT
 setup_topology
 
 for ipt in iptables-legacy iptables-nft ip6tables-legacy ip6tables-nft; do
-	command -v $ipt >/dev/null || { skip "$ipt not installed"; continue; }
+	command -v $ipt >/dev/null || { fail "$ipt not installed (tests/install-deps installs it)"; continue; }
 	for chain in INPUT FORWARD; do
 		if ns host $ipt -A $chain -j CHAOS --delude 2>/dev/null; then
 			pass "$ipt accepts CHAOS in $chain"

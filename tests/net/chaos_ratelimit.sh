@@ -15,7 +15,7 @@ source "$(dirname "$0")/helpers/chaos_lib.inc"
 trap cleanup EXIT
 
 require python3
-python3 -c 'import scapy' 2>/dev/null || { skip "python3-scapy missing"; finish; }
+require_py scapy
 setup_topology
 
 RATE=10

@@ -17,7 +17,7 @@ source "$(dirname "$0")/../lib/lib.sh"
 trap cleanup EXIT
 
 require nmap python3 iptables-legacy ip6tables-legacy conntrack
-python3 -c 'import scapy' 2>/dev/null || { skip "python3-scapy missing"; finish; }
+require_py scapy
 
 # Well-known ports of each kind of greeting, and two unknown ones.
 BANNER_PORTS=21,22,25,80,110,143,443,8080,12345,40000

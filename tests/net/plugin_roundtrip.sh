@@ -155,7 +155,7 @@ check_group() {
 
 for ipt in iptables-legacy iptables-nft ip6tables-legacy ip6tables-nft; do
 	if ! command -v "$ipt" >/dev/null; then
-		skip "$ipt not installed"
+		fail "$ipt not installed (tests/install-deps installs it)"
 		continue
 	fi
 	for g in $GROUPS_; do

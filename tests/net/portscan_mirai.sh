@@ -23,7 +23,7 @@ source "$(dirname "$0")/helpers/portscan_lib.inc"
 trap cleanup EXIT
 
 require nmap socat
-/usr/bin/python3 -c 'import scapy' 2>/dev/null || { skip "python3-scapy missing"; finish; }
+require_py scapy
 
 N=10	# crafted SYNs per shape
 

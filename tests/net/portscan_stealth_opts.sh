@@ -19,7 +19,7 @@ source "$(dirname "$0")/../lib/lib.sh"
 trap cleanup EXIT
 
 require nmap hping3
-/usr/bin/python3 -c 'import scapy' 2>/dev/null || { skip "python3-scapy missing"; finish; }
+require_py scapy
 
 N=10	# probes per crafted shape
 

@@ -21,8 +21,7 @@ source "$(dirname "$0")/../lib/lib.sh"
 trap cleanup EXIT
 
 require python3 tcpdump iptables-legacy
-/usr/bin/python3 -c 'import scapy' 2>/dev/null ||
-	{ skip "python3 scapy not installed"; finish; }
+require_py scapy
 
 setup_topology
 
