@@ -21,7 +21,7 @@ require nmap masscan nc ss busybox
 IPT=iptables
 PORTS=100-120
 MASS_PORTS=1000-1099
-CHAOS_LIMIT=120		# a scan behind CHAOS is cut off here
+SCAN_LIMIT=120		# a scan behind CHAOS is cut off here
 HOLD=10			# seconds TARPIT must hold the connection
 
 # host CMD...: CMD in host, shown as the admin types it.
@@ -33,7 +33,7 @@ host() {
 # lists it.
 show_scan() {
 	echo "scanner# nmap $* $HOST4"
-	scan "$CHAOS_LIMIT" "$@" "$HOST4"
+	scan "$SCAN_LIMIT" "$@" "$HOST4"
 	echo "PORT     STATE SERVICE"
 	open_services | awk -F '\t' '{ printf "%-8s open  %s\n", $1 "/tcp", $2 }'
 	echo "($(open_ports | wc -w) of 21 open, ${SCAN_TIME}s)"
@@ -76,7 +76,7 @@ bare=$SCAN_TIME
 host $IPT -A INPUT -p tcp --dport 110 -j ACCEPT
 host $IPT -A INPUT -j CHAOS --delude
 show_scan -sS -T4 -p $PORTS
-scan_done || echo "(cut off after ${CHAOS_LIMIT}s)"
+scan_done || echo "(cut off after ${SCAN_LIMIT}s)"
 echo "behind CHAOS: ${SCAN_TIME}s / ${bare}s = $(ratio "$SCAN_TIME" "$bare") times as long"
 check_slower "nmap -sS -T4 -p $PORTS" "$SCAN_TIME" "$bare" 1.5
 
