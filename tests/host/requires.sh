@@ -19,15 +19,20 @@ lists=" $(sed -n '/PKGS="/,/"/p' tests/install-deps tests/debian-root |
 	sed 's/^.*PKGS="//; s/".*//' | xargs) "
 [[ "$lists" = *" nmap "* ]] ||
 	{ fail "the installer's package lists (expected nmap in them, got:$lists)"; finish; }
-# and what they depend on, two levels down (pkg-config, pkgconf,
-# pkgconf-bin).
+# and what they depend on, all the way down (pkg-config, pkgconf,
+# pkgconf-bin; python3, ..., libpython3.N-minimal).
 deps() {
 	# shellcheck disable=SC2086
 	dpkg-query -W -f='${Depends},${Pre-Depends}\n' $1 2>/dev/null |
 		tr ',|' '\n\n' | sed 's/(.*//; s/:.*//; s/[[:space:]]//g' | sort -u | xargs
 }
-provided="$lists $(deps "$lists")"
-provided=" $provided $(deps "$provided") "
+provided=$(xargs -n 1 <<< "$lists" | sort -u | xargs)
+for _ in 1 2 3 4 5 6 7 8; do
+	more=$(xargs -n 1 <<< "$provided $(deps "$provided")" | sort -u | xargs)
+	[ "$more" != "$provided" ] || break
+	provided=$more
+done
+provided=" $provided "
 
 # The words after require / require_py, continuation lines joined.
 requires() {
@@ -43,31 +48,37 @@ package() {
 	dpkg -S "$1" 2>/dev/null || dpkg -S "${1#/usr}" 2>/dev/null
 }
 
+# provided WHAT FILE: PASS if FILE's package is the installer's.
+provided() {
+	local pkg
+	pkg=$(package "$(readlink -f "$2")" || package "$2")
+	pkg=${pkg%%:*}
+	if [ -z "$pkg" ]; then
+		fail "$1 ($2): no package owns it"
+	elif [[ "$provided" = *" $pkg "* ]] ||
+	     [[ "$(dpkg-query -W -f='${Essential} ${Priority}' "$pkg")" =~ ^yes|required ]]; then
+		pass "$1: $pkg"
+	else
+		fail "$1: its package $pkg is in no installer list (tests/install-deps, tests/debian-root) nor a dependency, and not required"
+	fi
+}
+
 cmds=$(requires require)
 [ -n "$cmds" ] || { fail "require lines found (expected some, got none)"; finish; }
 for c in $cmds; do
-	if ! p=$(command -v "$c"); then
-		fail "$c, which tests require, not installed here (tests/install-deps installs it)"
-		continue
-	fi
-	pkg=$(package "$(readlink -f "$p")" || package "$p")
-	pkg=${pkg%%:*}
-	if [ -z "$pkg" ]; then
-		fail "$c ($p): no package owns it"
-	elif [[ "$provided" = *" $pkg "* ]] ||
-	     [[ "$(dpkg-query -W -f='${Essential} ${Priority}' "$pkg")" =~ ^yes|required ]]; then
-		pass "$c: $pkg"
+	if p=$(command -v "$c"); then
+		provided "$c" "$p"
 	else
-		fail "$c: its package $pkg is in no installer list (tests/install-deps, tests/debian-root) and not required"
+		fail "$c, which tests require, not installed here (tests/install-deps installs it)"
 	fi
 done
+# A Python module: the file it is imported from (built into the
+# interpreter: python3's own).
 for m in $(requires require_py); do
-	if [[ "$lists" != *" python3-$m "* ]]; then
-		fail "python3-$m in the installer's lists"
-	elif /usr/bin/python3 -c "import $m" 2>/dev/null; then
-		pass "python3-$m"
+	if ! f=$(/usr/bin/python3 -c "import $m; print(getattr($m, '__file__', '') or '')" 2>/dev/null); then
+		fail "python3 module $m, which tests require, not installed here (tests/install-deps installs it)"
 	else
-		fail "python3-$m, which tests require, not installed here (tests/install-deps installs it)"
+		provided "python3 module $m" "${f:-/usr/bin/python3}"
 	fi
 done
 finish
