@@ -12,6 +12,7 @@
 #                      and, beside them, check-install's tests (the
 #                      package install on the newest Debian only)
 # make check-install   the .debs installed, used and purged, in a VM
+# make check-field     systemd boots the unit beside each base firewall, in VMs
 # make check-next      build only, W=1 and sparse, for the newest kernel
 #                      headers in sid or experimental, with sid's gcc
 # make check-debug     VM tests on a debug kernel (KASAN, kmemleak, lockdep...)
@@ -132,6 +133,10 @@ check: deps
 check-install: deps
 	tests/run install
 
+# Not in check: four systemd boots under TCG (tests/field).
+check-field: deps
+	tests/run field
+
 # Build only, W=1 and sparse, against the newest kernel headers sid or
 # experimental has, with sid's compiler: the next kernel's API changes
 # show before users meet them.
@@ -158,5 +163,5 @@ bench-peer: deps
 clean:
 	rm -rf build extensions/*.so
 
-.PHONY: all modules modules_install plugins install deb dist lint deps check check-install check-next \
+.PHONY: all modules modules_install plugins install deb dist lint deps check check-install check-field check-next \
 	check-debug demo bench bench-cost bench-peer clean

@@ -1,0 +1,12 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The field test, nftables.service as the base firewall, our modules
+# missing for the kernel (a reboot into a kernel DKMS built nothing for):
+# chaostables.service fails, naming the kernel and the module, loads
+# nothing, and the base firewall and the services stay.
+# field-base: nftables
+# field-modules: missing
+# vm-timeout: 600
+source "$(dirname "$0")/field.inc"
+boot_missing
+finish
