@@ -53,10 +53,17 @@ reload_preloaded() {
 	cleanup_namespaces
 	load_preloaded
 }
+# The kernel's modules ours need may have gone meanwhile (an unload of
+# the last user): modprobe them first, as vm/run's guest-init does.
 load_preloaded() {
-	local m
+	local m ko d
 	for m in "${preloaded[@]}"; do
-		[ -d "/sys/module/$m" ] || insmod "$TOP/build/$KVER/kernel/$m.ko" || true
+		ko=$TOP/build/$KVER/kernel/$m.ko
+		[ ! -d "/sys/module/$m" ] || continue
+		for d in $(modinfo -F depends "$ko" | tr , ' '); do
+			[ -d "/sys/module/$d" ] || modprobe "$d" || true
+		done
+		insmod "$ko" || true
 	done
 }
 

@@ -336,3 +336,19 @@ module_loaded() {
 		fail "module $1 loaded (expected /sys/module/$1, got none: not built or insmod failed, see vm/run's MOD lines)"
 	fi
 }
+
+# manual_example TITLE: the example of doc/mkman whose first line is
+# TITLE, as tests/net/helpers/doc_examples.py reads it (roff undone).
+manual_example() {
+	PYTHONPATH=$(dirname "${BASH_SOURCE[0]}")/../net/helpers:$PYTHONPATH \
+		python3 - "$(dirname "${BASH_SOURCE[0]}")/../../doc/mkman" "$1" <<-'EOF'
+		import sys
+		import doc_examples
+		for _, lines in doc_examples.man_blocks(open(sys.argv[1]).read()):
+		    if lines and lines[0] == sys.argv[2]:
+		        print("\n".join(lines))
+		        break
+		else:
+		    sys.exit("no example " + sys.argv[2])
+	EOF
+}

@@ -13,10 +13,12 @@
 #   commands      each line in order; one that fails is a FAIL naming
 #                 the example and the line
 #   rules files   iptables-restore (ip6tables-restore for IPv6); a file
-#                 under /etc/chaostables/ with --noflush on top of the
-#                 base firewall before it, as chaostables.service loads
-#                 it; then the rules are there (iptables-save). The
-#                 document's "ipset create" commands before it run first.
+#                 under /etc/chaostables/ by service/chaostables-load on
+#                 top of the base firewall before it, as
+#                 chaostables.service loads it; then the rules, and a
+#                 jump to each chain of ours named after a built-in one,
+#                 are there (iptables-save). The document's "ipset
+#                 create" commands before it run first.
 #
 # Each source must give at least one example, so that a change of
 # layout cannot make the extraction find nothing and the test pass.
@@ -26,7 +28,8 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 NS=docex
 BIN=$(mktemp -d)
 EX=$(mktemp -d)
-trap 'rc=$?; del_netns $NS; rm -rf "$BIN" "$EX"; (exit $rc); cleanup' EXIT
+CONF=$(mktemp -d)
+trap 'rc=$?; del_netns $NS; rm -rf "$BIN" "$EX" "$CONF"; (exit $rc); cleanup' EXIT
 
 require python3 iptables-legacy iptables-nft ipset
 
@@ -92,20 +95,30 @@ while IFS=$'\t' read -r id kind flag name; do
 				fail "$what: its base firewall loads (got: ${OUT//$'\n'/ })"
 				continue
 			fi
-			args=()
-			[ "$flag" != noflush ] || args=(--noflush)
-			if ! run $v "$ipt-restore" "${args[@]}" < "$EX/$id"; then
-				fail "$what loads with $ipt-restore${args[*]:+ ${args[*]}} (got: ${OUT//$'\n'/ })"
-				continue
-			fi
+			# A chaostables file as chaostables.service loads it:
+			# its chains, and a jump to each one named after a
+			# built-in chain.
+			how="$ipt-restore" jumps=0
+			if [ "$flag" = noflush ]; then
+				how="chaostables-load start"
+				rm -f "$CONF"/rules.v*
+				cp "$EX/$id" "$CONF/rules.v${kind#restore}"
+				jumps=$(grep -cE '^:chaostables-(PREROUTING|INPUT|FORWARD|OUTPUT|POSTROUTING) ' "$EX/$id" || true)
+				run $v "$TOP/service/chaostables-load" start "$CONF"
+			else
+				run $v "$ipt-restore" < "$EX/$id"
+			fi || { fail "$what loads with $how (got: ${OUT//$'\n'/ })"; continue; }
 			# Every rule of the files is in the tables.
 			run $v "$ipt-save" || true
-			want=$(cat "$EX/$id" ${args:+"$EX/$id.base"} | grep -cE '^-[AI] ' || true)
+			base=()
+			[ "$flag" != noflush ] || base=("$EX/$id.base")
+			want=$(cat "$EX/$id" "${base[@]}" | grep -cE '^-[AI] ' || true)
+			want=$((want + jumps))
 			got=$(grep -c '^-A ' <<< "$OUT" || true)
 			if [ "$got" = "$want" ]; then
-				pass "$what loads with $ipt-restore${args[*]:+ ${args[*]}}"
+				pass "$what loads with $how"
 			else
-				fail "$what loads with $ipt-restore${args[*]:+ ${args[*]}} (expected $want rules in $ipt-save, got $got)"
+				fail "$what loads with $how (expected $want rules in $ipt-save, got $got)"
 			fi
 			;;
 		esac

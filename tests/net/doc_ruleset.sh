@@ -5,16 +5,17 @@
 # vm-per-root
 # The manual's recommended ruleset (chaostables(8), EXAMPLES), as written
 # there, does what the manual says, IPv4 and IPv6: the base firewall
-# (/etc/iptables/rules.vN) and then /etc/chaostables/rules.vN with
-# --noflush, as chaostables.service loads them, in host; nmap from
-# scanner, a legitimate client from client.
+# (its /etc/nftables.conf, nft -f) and then /etc/chaostables/rules.vN
+# by service/chaostables-load, as chaostables.service loads them, in
+# host; nmap from scanner, a legitimate client from client.
 #
 #  scanner 10.0.1.2 --- router --- host 10.0.3.2: the ruleset, services
 #  client  10.0.2.2 ---/           on 22 and 80 (the base firewall's SSH
 #                                  and HTTP)
 #
 # For each family:
-# - the portscan rule is INPUT's first, before the ESTABLISHED accept;
+# - mangle INPUT's first rule jumps to chaostables-INPUT, whose portscan
+#   rule comes before the ESTABLISHED return;
 # - a client reaches the service on 80, and is not remembered;
 # - nmap -sS of ports 20-26, 80, 1020-1030: 22 and 80 open, no port closed
 #   (DELUDE and TARPIT answer SYN/ACK, CHAOS stays mostly silent), the
@@ -23,8 +24,10 @@
 # - a second -sS of 1024-1030 (CHAOS's ports): the remembered scanner
 #   sees them all open (TARPIT's rule counts),
 #   and its connection to 1027 is held (TARPIT: open, zero window, no RST);
-# - nmap -sU of 5000-5004: the last rule, CHAOS, counts;
-# - the client still reaches the service.
+# - the client's connection to port 25 is held as well (a spam bot's);
+# - nmap -sU of 5000-5004: the last rule, CHAOS for UDP, counts;
+# - the client still reaches the service;
+# - chaostables-load stop leaves the base firewall alone in force.
 # Each with iptables-nft and iptables-legacy in turn.
 set -e
 source "$(dirname "$0")/../lib/lib.sh"
@@ -34,7 +37,7 @@ BIN=$(mktemp -d)
 EX=$(mktemp -d)
 trap 'rc=$?; flush_rules host; rm -rf "$BIN" "$EX"; (exit $rc); cleanup' EXIT
 
-require python3 nmap socat iptables-legacy iptables-nft
+require python3 nmap socat iptables-legacy iptables-nft nft ipset
 
 for V in $VARIANTS; do
 	ipt_variant_dir "$V" "$BIN/$V"
@@ -46,6 +49,9 @@ h() { ns host env PATH="$BIN/$V:$PATH" "$@"; }
 full() { python3 -c 'import ipaddress, sys; a = ipaddress.ip_address(sys.argv[1]); print(a.exploded if a.version == 6 else a)' "$1"; }
 
 list=$(python3 "$TOP/tests/net/helpers/doc_examples.py" "$EX" "$TOP/doc/mkman")
+manual_example "# /etc/nftables.conf" > "$EX/nftables.conf" ||
+	{ fail "the manual has an /etc/nftables.conf example"; finish; }
+mkdir "$EX/conf"
 
 # counter FAMILY PATTERN: packets of the first rule whose save line
 # matches PATTERN.
@@ -91,13 +97,17 @@ for f in 4 6; do
 	six=()
 	[ $f = 4 ] || six=(-6)
 
-	if ! out=$(h "$ipt-restore" < "$EX/$id.base" 2>&1) ||
-	   ! out=$(h "$ipt-restore" --noflush < "$EX/$id" 2>&1); then
+	rm -f "$EX"/conf/rules.v*
+	cp "$EX/$id" "$EX/conf/rules.v$f"
+	if ! out=$(h nft -f "$EX/nftables.conf" 2>&1) ||
+	   ! out=$(h "$TOP/service/chaostables-load" start "$EX/conf" 2>&1); then
 		fail "$what: the ruleset loads (got: $out)"
 		continue
 	fi
-	expect "$what: the portscan rule is INPUT's first" "*-m portscan*" \
-		"$(h "$ipt-save" | grep -m1 '^-A INPUT')"
+	expect "$what: mangle INPUT's first rule jumps to ours" "-A INPUT -j chaostables-INPUT" \
+		"$(h "$ipt-save" -t mangle | grep -m1 '^-A INPUT')"
+	expect "$what: the portscan rule before the ESTABLISHED return" "*-m portscan*" \
+		"$(h "$ipt-save" -t mangle | grep -m1 -e '-m portscan' -e '--ctstate')"
 
 	if busywait 45 reaches "$addr"; then
 		pass "$what: client reaches the service"
@@ -139,20 +149,25 @@ for f in 4 6; do
 	# class them and end the hold.
 	out=$(tcp_client scanner hold "$host" 1027 8)
 	expect "$what: a remembered scanner's connection is held" "held *" "$out"
-	n=$(counter $f 'recent.*--rcheck')
+	n=$(counter $f '-m recent --rcheck .*-j TARPIT')
 	if [ "${n:-0}" -gt 0 ]; then
 		pass "$what: the remembered-scanner rule counted ($n)"
 	else
 		fail "$what: the remembered-scanner rule counted (expected >0 packets, got ${n:-none})"
 	fi
 
+	# A spam bot on port 25, never a scanner: held too, its segments
+	# after TARPIT's SYN/ACK not classed as stealth probes.
+	out=$(tcp_client client hold "$host" 25 8)
+	expect "$what: a new source's connection to port 25 is held" "held *" "$out"
+
 	scan 120 -sU -T4 --max-retries 1 --host-timeout 100s \
 		-p 5000-5004 "${six[@]}" "$host"
-	n=$(counter $f '^\[[0-9:]*\] -A INPUT -j CHAOS')
+	n=$(counter $f '^\[[0-9:]*\] -A chaostables-INPUT -p udp -j CHAOS')
 	if [ "${n:-0}" -gt 0 ]; then
-		pass "$what: the last rule, CHAOS, counted UDP ($n)"
+		pass "$what: CHAOS's rule for UDP counted ($n)"
 	else
-		fail "$what: the last rule, CHAOS, counted UDP (expected >0 packets, got ${n:-none})"
+		fail "$what: CHAOS's rule for UDP counted (expected >0 packets, got ${n:-none})"
 	fi
 
 	# A TCG guest on a busy host may miss one client's 10 s: retry.
@@ -163,10 +178,22 @@ for f in 4 6; do
 		h "$ipt-save" -c | sed 's/^/# /'
 		ns host cat /proc/net/xt_recent/portscan | sed 's/^/# recent: /'
 	fi
+	if out=$(h "$TOP/service/chaostables-load" stop "$EX/conf" 2>&1); then
+		expect "$what: stop leaves nothing of ours" "" \
+			"$(h "$ipt-save" | grep chaostables)"
+	else
+		fail "$what: chaostables-load stop (got: $out)"
+	fi
+	if busywait 45 reaches "$addr"; then
+		pass "$what: after stop, client reaches the service"
+	else
+		fail "$what: after stop, client reaches the service (expected its banner, got none)"
+	fi
 	flush_rules host
-	ns host "$ipt-$V" -F
-	ns host "$ipt-$V" -X
-	ns host "$ipt-$V" -P INPUT ACCEPT
+	for t in mangle filter; do
+		ns host "$ipt-$V" -t $t -F
+		ns host "$ipt-$V" -t $t -X
+	done
 done
 done
 finish

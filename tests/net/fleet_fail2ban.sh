@@ -16,8 +16,9 @@
 #  client  10.0.2.2 ---+               +--- host2 10.0.4.2  (host 2)
 #          fd00:2::2                              fd00:4::2
 #
-#  host, host2: the manual's base firewall and its LOGGING AND FLEET-WIDE
-#    BANS ruleset (tests/net/helpers/doc_examples.py extracts both), its sets;
+#  host, host2: the manual's base firewall (EXAMPLES' /etc/nftables.conf)
+#    and its LOGGING AND FLEET-WIDE BANS ruleset (tests/net/helpers/
+#    doc_examples.py extracts it) by service/chaostables-load, its sets;
 #    services on 22 (banner, echo), 80 (echo), 443 (banner, close)
 #  root namespace: dmesg --follow-new > kern.log (the kernel's LOG lines
 #    of both hosts, net.netfilter.nf_log_all_netns=1); fail2ban-server in
@@ -57,7 +58,7 @@ trap 'rc=$?; touch "$STOP"; [ ${#PIDS[@]} = 0 ] || kill "${PIDS[@]}" 2>/dev/null
 	sysctl -qw net.netfilter.nf_log_all_netns="$old_all_netns";
 	flush_rules host host2; rm -rf "$F2B"; (exit $rc); cleanup' EXIT
 
-require python3 nmap socat ipset fail2ban-server fail2ban-client dmesg \
+require python3 nmap socat ipset nft fail2ban-server fail2ban-client dmesg \
 	iptables-legacy iptables-nft stdbuf
 
 # The manual's fleet ruleset: the rules files that use the sets, their
@@ -71,7 +72,11 @@ for f in 4 6; do
 	done
 	[ -n "${RULES[$f]:-}" ] && [ -s "$EX/${RULES[$f]}.sets" ] ||
 		{ fail "the manual has a v$f fleet ruleset with its sets"; finish; }
+	mkdir -p "$EX/conf"
+	cp "$EX/${RULES[$f]}" "$EX/conf/rules.v$f"
 done
+manual_example "# /etc/nftables.conf" > "$EX/nftables.conf" ||
+	{ fail "the manual has an /etc/nftables.conf example"; finish; }
 
 setup_topology
 _link host2 10.0.4 fd00:4
@@ -82,12 +87,10 @@ sysctl -qw net.netfilter.nf_log_all_netns=1
 declare -A VARIANT=([host]=legacy [host2]=nft)
 for h in host host2; do
 	ns "$h" bash -e "$EX/${RULES[4]}.sets"
-	for f in 4 6; do
-		ipt=iptables
-		[ $f = 4 ] || ipt=ip6tables
-		ns "$h" "$ipt-${VARIANT[$h]}-restore" < "$EX/${RULES[$f]}.base"
-		ns "$h" "$ipt-${VARIANT[$h]}-restore" --noflush < "$EX/${RULES[$f]}"
-	done
+	ns "$h" nft -f "$EX/nftables.conf"
+	ipt_variant_dir "${VARIANT[$h]}" "$EX/bin-$h"
+	out=$(ns "$h" env PATH="$EX/bin-$h:$PATH" "$TOP/service/chaostables-load" start "$EX/conf" 2>&1) ||
+		{ fail "$h: the fleet ruleset loads (got: $out)"; finish; }
 	tcp_server "$h" 22 "echo SSH-2.0-OpenSSH_9.2p1; exec cat"
 	tcp_server "$h" 80 "exec cat"
 	tcp_server "$h" 443 "echo 220 closing"
@@ -252,6 +255,8 @@ for f in 4 6; do
 		pass "v$f: host 2 holds the banned scanner in TARPIT ($got; set rule $n packets)"
 	else
 		fail "v$f: host 2 holds the banned scanner in TARPIT (expected 'held snd_wnd=0' and set rule packets > 0, got '$got', ${n:-none})"
+		ns host2 ipset list -o plain | sed 's/^/# host 2: /'
+		ns host2 "ip${f/4/}tables-${VARIANT[host2]}-save" -c -t mangle | sed 's/^/# host 2: /'
 	fi
 done
 wait "${NMAP[4]}" "${NMAP[6]}" 2>/dev/null || true

@@ -123,27 +123,13 @@ topology() {
 	ns host sysctl -qw net.ipv4.tcp_synack_retries=10
 }
 
-# manual TITLE: the example of doc/mkman whose first line is TITLE, as
-# tests/net/helpers/doc_examples.py reads it (roff undone).
-manual() {
-	PYTHONPATH=$NET:$PYTHONPATH $PY - "$TOP/doc/mkman" "$1" <<-'EOF'
-		import sys
-		import doc_examples
-		for _, lines in doc_examples.man_blocks(open(sys.argv[1]).read()):
-		    if lines and lines[0] == sys.argv[2]:
-		        print("\n".join(lines))
-		        break
-		else:
-		    sys.exit("no example " + sys.argv[2])
-	EOF
-}
-
 # rules R: the manual's files (HA PAIR) as chaostables.service loads
 # them, then counting rules before them (scanner, split flows, client).
 rules() {
 	local c
 	ns "$1" $IPT-restore < "$D/rules.base"
-	ns "$1" $IPT-restore --noflush < "$D/rules.chaostables"
+	ns "$1" env PATH="$D/bin:$PATH" "$TOP/service/chaostables-load" start "$D/conf" ||
+		fail "$1: the manual's chaostables rules load"
 	{
 		echo '*filter'
 		for c in $PS_CLASSES; do
@@ -169,13 +155,13 @@ counter() {
 ha_files() {
 	local d=$D/$1 i=${1#r}
 	mkdir -p "$d"
-	manual "# /etc/conntrackd/conntrackd.conf on r1" | sed \
+	manual_example "# /etc/conntrackd/conntrackd.conf on r1" | sed \
 		-e "s|IPv4_interface 192.168.100.1|IPv4_interface 192.168.100.$i|" \
 		-e "s|LogFile on|LogFile $d/conntrackd.log|" \
 		-e "s|/var/lock/conntrack.lock|$d/conntrack.lock|" \
 		-e "s|/var/run/conntrackd.ctl|$d/conntrackd.ctl|" \
 		> "$d/conntrackd.conf"
-	manual "# /etc/keepalived/keepalived.conf on r1 (r2: priority 100)" | sed \
+	manual_example "# /etc/keepalived/keepalived.conf on r1 (r2: priority 100)" | sed \
 		-e "s|router_id r1|router_id $1|" \
 		-e "s|/etc/conntrackd/primary-backup.sh|$d/notify|" \
 		> "$d/keepalived.conf"
@@ -321,9 +307,11 @@ cut_in_window() {
 }
 
 topology
-manual "# /etc/iptables/rules.v4 on each router" |
+manual_example "# /etc/iptables/rules.v4 on each router" |
 	sed "s/192\.0\.2\.10/$HOST4/" > "$D/rules.base"
-manual "# /etc/chaostables/rules.v4 on each router" > "$D/rules.chaostables"
+mkdir -p "$D/conf"
+manual_example "# /etc/chaostables/rules.v4 on each router" > "$D/conf/rules.v4"
+ipt_variant_dir "${IPT#iptables-}" "$D/bin"
 for r in r1 r2; do
 	rules $r
 done

@@ -16,8 +16,8 @@ What an example is:
     first line may name the file ("# /etc/chaostables/rules.v4"); .v6 or
     ipv6-icmp makes it IPv6. A file under /etc/chaostables/ is loaded
     with --noflush on top of the last other rules file of the same
-    family before it in the same document (the base firewall), as
-    chaostables.service loads it;
+    family before it in the same document (the base firewall), by
+    chaostables-load, as chaostables.service loads it;
   commands, otherwise: the block's lines that start with iptables,
     ip6tables or ipset, run in order (other lines, such as comments or
     systemctl, are not examples).
