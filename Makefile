@@ -16,7 +16,8 @@
 # make check-next      build only, W=1 and sparse, for the newest kernel
 #                      headers in sid or experimental, with sid's gcc
 # make check-debug     VM tests on a debug kernel (KASAN, kmemleak, lockdep...)
-# make demo            nmap before and after DELUDE, in a VM
+# make demo            the four extensions as nmap, masscan and ss see
+#                      them, in a VM
 # make bench           tests/bench/*: scan effect, timing, cost, peer,
 #                      osscan, secondlook, in a VM each, two side by side;
 #                      build/bench/report.md, scan-time.svg; under 30
