@@ -1,0 +1,124 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# service/chaostables-load's own rules, in a network namespace of this
+# machine, with iptables-legacy and iptables-nft in turn (rules of the
+# kernel's own targets only: no module of ours is needed):
+# - a file that declares another chain, gives ours a policy, adds to a
+#   built-in chain or holds anything else is refused, each line named,
+#   and nothing changes;
+# - start twice: ours once, the same rules, the base's untouched; a
+#   mangle chain is reached by the first rule of its built-in chain, a
+#   filter chain by the last;
+# - a filter chain of ours beside another table's base chain on that hook
+#   (nftables') is refused, and nothing changes;
+# - stop: nothing of ours left, the base's rules as they were;
+# - strip: a saved file without our chains and jumps, the base's kept.
+set -e
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+source "$TOP/tests/lib/ksft.inc"
+require unshare iptables-legacy iptables-nft nft ipset
+
+# In a namespace of our own: nothing reaches the machine's tables.
+if [ -z "${LOADER_NS:-}" ]; then
+	exec env LOADER_NS=1 unshare -n bash "$0" "$@"
+fi
+LOAD=$TOP/service/chaostables-load
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+BASE='*filter
+:INPUT DROP [0:0]
+:FORWARD DROP [0:0]
+:OUTPUT ACCEPT [0:0]
+-A INPUT -i lo -j ACCEPT
+-A INPUT -p tcp -m tcp --dport 22 -j ACCEPT
+-A FORWARD -p tcp -m tcp --dport 80 -j ACCEPT
+COMMIT'
+OURS='*mangle
+:chaostables-INPUT - [0:0]
+:chaostables-x - [0:0]
+-A chaostables-INPUT -i lo -j RETURN
+-A chaostables-INPUT -p tcp -j chaostables-x
+-A chaostables-x -p tcp --dport 1000 -j DROP
+COMMIT
+*filter
+:chaostables-FORWARD - [0:0]
+-A chaostables-FORWARD -p udp -j DROP
+COMMIT'
+
+# state: both families' rules, without counters (expect's patterns
+# would read their brackets) and comments.
+state() {
+	{ iptables-save; ip6tables-save; } | grep -v '^#' | sed 's/ *\[[0-9]*:[0-9]*\]//'
+}
+base_state() { state | grep -v chaostables; }
+
+mkdir "$tmp/bad" "$tmp/ok"
+printf '%s\n' '*filter' ':scanned - [0:0]' ':chaostables-y ACCEPT [0:0]' \
+	'-A INPUT -j DROP' '-P INPUT ACCEPT' 'COMMIT' > "$tmp/bad/rules.v4"
+echo "$OURS" > "$tmp/ok/rules.v4"
+echo "$OURS" > "$tmp/ok/rules.v6"
+
+for v in legacy nft; do
+	for c in iptables ip6tables; do
+		for s in "" -save -restore; do
+			ln -sf "/usr/sbin/xtables-$v-multi" "$tmp/$c$s"
+		done
+	done
+	export PATH=$tmp:$PATH
+	iptables-restore <<< "$BASE"
+	ip6tables-restore <<< "$BASE"
+	before=$(base_state)
+
+	rc=0
+	out=$("$LOAD" start "$tmp/bad" 2>&1) || rc=$?
+	expect "$v: a foreign file refused" 1 "$rc"
+	for why in "rules.v4:2: declares scanned" "rules.v4:3: gives chaostables-y a policy" \
+		"rules.v4:4: adds to INPUT" "rules.v4:5: not a table"; do
+		expect "$v: refusal names \"$why\"" "*$why*" "$(grep -F "$why" <<< "$out")"
+	done
+	expect "$v: a refused file changes nothing" "$before" "$(state)"
+
+	"$LOAD" start "$tmp/ok" 2> /dev/null || fail "$v: start"
+	one=$(state)
+	"$LOAD" start "$tmp/ok" 2> /dev/null || fail "$v: second start"
+	expect "$v: a second start changes nothing" "$one" "$(state)"
+	expect "$v: the base's rules untouched" "$before" "$(base_state)"
+	expect "$v: mangle's INPUT reaches ours first" "-A INPUT -j chaostables-INPUT" \
+		"$(iptables-save -t mangle | grep -m1 '^-A INPUT')"
+	expect "$v: filter's FORWARD reaches ours last, after the base's rules" \
+		"-A FORWARD -j chaostables-FORWARD" "$(iptables-save -t filter | grep '^-A FORWARD' | tail -n 1)"
+	expect "$v: one jump per chain and family" 4 \
+		"$(state | grep -cE '^-A [A-Z]+ -j chaostables-')"
+
+	nft add table inet basefw
+	nft add chain inet basefw forward '{ type filter hook forward priority 0; policy drop; }'
+	rc=0
+	out=$("$LOAD" start "$tmp/ok" 2>&1) || rc=$?
+	expect "$v: a filter chain beside nftables' forward chain refused" 1 "$rc"
+	expect "$v: the refusal names that chain" "*chaostables-FORWARD in filter*chain forward of table inet basefw*" \
+		"$(grep -m1 'basefw' <<< "$out")"
+	expect "$v: the refusal changes nothing" "$one" "$(state)"
+	nft delete table inet basefw
+
+	iptables-save > "$tmp/saved"
+	"$LOAD" strip "$tmp/saved" 2> /dev/null
+	expect "$v: strip leaves nothing of ours" "" "$(grep chaostables "$tmp/saved")"
+	expect "$v: strip keeps the base's rules" "$(grep -- '--dport' <<< "$before" | head -n 2)" \
+		"$(grep -- '--dport' "$tmp/saved")"
+
+	"$LOAD" stop "$tmp/ok" 2> /dev/null || fail "$v: stop"
+	expect "$v: stop leaves nothing of ours" "" "$(state | grep chaostables)"
+	expect "$v: stop leaves the base's rules as they were" "$before" "$(base_state)"
+	expect "$v: stop takes the allowlist sets away" "" "$(ipset list -n | grep chaostables)"
+
+	for c in iptables ip6tables; do
+		for t in mangle filter; do
+			"$c" -t $t -F
+			"$c" -t $t -X
+		done
+	done
+	nft flush ruleset
+	PATH=${PATH#"$tmp":}
+done
+finish
