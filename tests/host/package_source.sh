@@ -77,13 +77,13 @@ grep -E '^[EWIPX]: ' "$tmp/lintian.log" | sed 's/^/# lintian: /' || true
 expect "lintian -EvIL +pedantic ${files[*]}: no error or warning" "0 " \
 	"$rc $(grep -E '^[EW]: ' "$tmp/lintian.log" | xargs)"
 
-# systemd-analyze verify: the unit's syntax, and its ExecStart (in the
-# unpacked package, not on this machine) is executable.
+# systemd-analyze verify: the unit's syntax, and its commands (in the
+# unpacked package, not on this machine) are executable.
 if command -v systemd-analyze >/dev/null; then
 	dpkg-deb -x chaostables_"$ver"_*.deb root
 	unit=$(find root -name chaostables.service)
 	mkdir units
-	sed "s|^ExecStart=|ExecStart=$PWD/root|" "$unit" > units/chaostables.service
+	sed -E "s|^(Exec[A-Za-z]+=)|\1$PWD/root|" "$unit" > units/chaostables.service
 	out=$(systemd-analyze verify --man=no units/chaostables.service 2>&1) && rc=0 || rc=$?
 	expect "systemd-analyze verify chaostables.service" "0 " "$rc $out"
 else
