@@ -205,14 +205,17 @@ answered() {
 
 # sock ADDR PORT: socat's address of a TCP connection to ADDR, PORT.
 sock() { if [[ $1 = *:* ]]; then echo "TCP6:[$1]:$2"; else echo "TCP4:$1:$2"; fi; }
-# reaches ADDR PORT: the client's request gets the server's answer.
+# reaches ADDR PORT: the client's request gets the server's answer. A
+# guest on a busy machine may take seconds to fork the server's shell:
+# the positive checks try again for 30 s (busywait), the negative ones
+# need no more than one try.
 reaches() {
-	printf 'HELLO\r\n' | ns client timeout 15 socat -T 5 - "$(sock "$1" "$2")" 2>/dev/null |
+	printf 'HELLO\r\n' | ns client timeout 20 socat -T 10 - "$(sock "$1" "$2")" 2>/dev/null |
 		grep -q "^banner $2"
 }
 # out_ok ADDR: the host's own connection to the client's echo server.
 out_ok() {
-	echo ping | h timeout 15 socat -T 5 - "$(sock "$1" 7)" 2>/dev/null | grep -q '^banner 7'
+	echo ping | h timeout 20 socat -T 10 - "$(sock "$1" 7)" 2>/dev/null | grep -q '^banner 7'
 }
 # connects ADDR PORT: the scanner's connect gets a SYN/ACK.
 connects() { ns scanner nc -z -w 3 "$1" "$2" 2>/dev/null; }
@@ -254,20 +257,21 @@ reach() {
 	local a p
 	for a in "$HOST4" "$HOST6"; do
 		for p in 22 80; do
-			check "$1" "$2" "client reaches $a port $p" reaches "$a" $p
+			check "$1" "$2" "client reaches $a port $p" busywait 30 reaches "$a" $p
 		done
 		[ "$1" != docker ] ||
-			check "$1" "$2" "client reaches the container through $a port 25" reaches "$a" 25
+			check "$1" "$2" "client reaches the container through $a port 25" \
+				busywait 30 reaches "$a" 25
 	done
-	check "$1" "$2" "host connects out to $CLIENT4" out_ok "$CLIENT4"
-	check "$1" "$2" "host connects out to $CLIENT6" out_ok "$CLIENT6"
+	check "$1" "$2" "host connects out to $CLIENT4" busywait 30 out_ok "$CLIENT4"
+	check "$1" "$2" "host connects out to $CLIENT6" busywait 30 out_ok "$CLIENT6"
 }
 # closed ROW COLUMN: port 1000 answered by chaostables.
 closed() {
 	local a n0
 	for a in "$HOST4" "$HOST6"; do
 		n0=$(answered)
-		check "$1" "$2" "scanner's connect to $a port 1000 answered" connects "$a" 1000
+		check "$1" "$2" "scanner's connect to $a port 1000 answered" busywait 30 connects "$a" 1000
 		check "$1" "$2" "our answering rules counted it ($n0 before)" \
 			test "$(answered)" -gt "$n0"
 	done
