@@ -202,6 +202,140 @@ nf_chaos_later(struct net *net, struct nf_chaos_seg *seg,
 							  NF_CHAOS_OURS;
 }
 
+/*
+ * A listener's SYN/ACK, its ISN our cookie of this epoch. A listener drops
+ * SYN|FIN (tcp_rcv_state_process()).
+ */
+static enum nf_chaos_verdict
+nf_chaos_plan_synack(struct net *net, struct nf_chaos_seg *seg,
+		     const struct sk_buff *oldskb, u8 family,
+		     const struct tcphdr *oth,
+		     const struct nf_chaos_peer_opts *po,
+		     enum nf_chaos_answer answer)
+{
+	struct tcphdr *th = &seg->th;
+	u32 seq = ntohl(oth->seq);
+
+	if (oth->fin)
+		return NF_CHAOS_NOT_OURS;
+	th->doff += nf_chaos_syn_opts(net, seg, oldskb, family, po);
+	th->seq = htonl(seq + nf_chaos_cookie(net, oldskb, family, oth,
+					      nf_chaos_epoch(net)) +
+			(seg->wscale ? NF_CHAOS_COOKIE_WSCALE : 0));
+	th->ack_seq = htonl(seq + 1);
+	th->syn = 1;
+	th->ack = 1;
+	/*
+	 * A tarpit offers no window at all: the peer sends no data, only
+	 * window probes, and RFC 1122 has it wait as long as they are
+	 * answered. Any window would let it send, then retransmit and give
+	 * up after tcp_retries2.
+	 */
+	if (answer != NF_CHAOS_TARPIT)
+		th->window = htons(NF_CHAOS_WINDOW);
+	return NF_CHAOS_SEND;
+}
+
+/* RFC 793 reset generation. */
+static enum nf_chaos_verdict nf_chaos_plan_reset(struct nf_chaos_seg *seg,
+						 const struct tcphdr *oth,
+						 u32 dlen)
+{
+	struct tcphdr *th = &seg->th;
+
+	th->rst = 1;
+	if (oth->ack) {
+		th->seq = oth->ack_seq;
+	} else {
+		th->ack_seq = htonl(ntohl(oth->seq) + oth->syn + oth->fin +
+				    dlen);
+		th->ack = 1;
+	}
+	return NF_CHAOS_SEND;
+}
+
+/*
+ * The greeting, to the handshake's ACK or the first data, which carry our
+ * cookie; silence for what follows a greeting of ours (NF_CHAOS_OURS).
+ * NF_CHAOS_NOT_OURS leaves the segment to DELUDE's reset.
+ */
+static enum nf_chaos_verdict
+nf_chaos_plan_greeting(struct net *net, struct nf_chaos_seg *seg,
+		       const struct sk_buff *oldskb, u8 family,
+		       const struct tcphdr *oth, u32 dlen,
+		       const struct nf_chaos_peer_opts *po,
+		       enum nf_chaos_answer answer)
+{
+	enum nf_chaos_verdict verdict;
+	bool wscale = false;
+	u32 rcv_nxt;
+
+	if (oth->syn || !oth->ack)
+		return NF_CHAOS_NOT_OURS;
+	verdict = nf_chaos_check(net, oldskb, family, oth, dlen, answer,
+				 &rcv_nxt, &wscale);
+	if (verdict != NF_CHAOS_SEND)
+		return verdict;
+	if (!nf_chaos_plan_banner(seg, oldskb, oth, dlen))
+		return NF_CHAOS_OURS;
+	return nf_chaos_later(net, seg, oldskb, family, po, wscale);
+}
+
+/*
+ * TARPIT and STALL: hold a flow of ours. Close attempts and strays go
+ * unanswered.
+ */
+static enum nf_chaos_verdict
+nf_chaos_plan_held(struct net *net, struct nf_chaos_seg *seg,
+		   const struct sk_buff *oldskb, u8 family,
+		   const struct tcphdr *oth, u32 dlen,
+		   const struct nf_chaos_peer_opts *po,
+		   enum nf_chaos_answer answer)
+{
+	struct tcphdr *th = &seg->th;
+	bool wscale = false;
+	u32 rcv_nxt;
+
+	if (oth->syn || oth->fin || !oth->ack ||
+	    nf_chaos_check(net, oldskb, family, oth, dlen, answer, &rcv_nxt,
+			   &wscale) != NF_CHAOS_SEND)
+		return NF_CHAOS_NOT_OURS;
+	/* Ack exactly what the peer has acked: probes are answered. */
+	th->seq = oth->ack_seq;
+	th->ack_seq = htonl(rcv_nxt);
+	th->ack = 1;
+	/*
+	 * A stalled peer's window stays open until it sends data; then it is
+	 * zero and the data never acked, so the peer retransmits it on its
+	 * back-off, and each answer keeps it waiting.
+	 */
+	if (answer == NF_CHAOS_STALL && ntohl(oth->seq) + 1 == rcv_nxt)
+		th->window = htons(NF_CHAOS_WINDOW);
+	return nf_chaos_later(net, seg, oldskb, family, po, wscale);
+}
+
+/* HONEYPOT: ack the data and FIN of a flow of ours, with an open window. */
+static enum nf_chaos_verdict
+nf_chaos_plan_honeypot(struct net *net, struct nf_chaos_seg *seg,
+		       const struct sk_buff *oldskb, u8 family,
+		       const struct tcphdr *oth, u32 dlen,
+		       const struct nf_chaos_peer_opts *po)
+{
+	struct tcphdr *th = &seg->th;
+	bool wscale = false;
+	u32 rcv_nxt;
+
+	if (oth->syn || !oth->ack || (!dlen && !oth->fin) ||
+	    nf_chaos_check(net, oldskb, family, oth, dlen, NF_CHAOS_HONEYPOT,
+			   &rcv_nxt, &wscale) != NF_CHAOS_SEND)
+		return NF_CHAOS_NOT_OURS;
+	th->seq = oth->ack_seq;
+	th->ack_seq = htonl(ntohl(oth->seq) + dlen + oth->fin);
+	th->ack = 1;
+	th->window = htons(NF_CHAOS_WINDOW);
+	return nf_chaos_later(net, seg, oldskb, family, po, wscale);
+}
+
 /* Fill @seg with the answer to @oth, which carries @dlen bytes of data. */
 enum nf_chaos_verdict
 nf_chaos_plan(struct net *net, struct nf_chaos_seg *seg,
@@ -211,96 +345,36 @@ nf_chaos_plan(struct net *net, struct nf_chaos_seg *seg,
 	      enum nf_chaos_answer answer)
 {
 	enum nf_chaos_verdict verdict;
-	struct tcphdr *th = &seg->th;
-	u32 seq = ntohl(oth->seq);
-	bool wscale = false;
-	u32 rcv_nxt;
 
 	memset(seg, 0, offsetof(struct nf_chaos_seg, data));
-	th->source = oth->dest;
-	th->dest = oth->source;
-	th->doff = sizeof(*th) / 4;
+	seg->th.source = oth->dest;
+	seg->th.dest = oth->source;
+	seg->th.doff = sizeof(seg->th) / 4;
 
 	if (oth->syn && !oth->ack && answer != NF_CHAOS_RESET &&
-	    answer != NF_CHAOS_BANNER) {
-		/* A listener drops SYN|FIN (tcp_rcv_state_process()). */
-		if (oth->fin)
-			return NF_CHAOS_NOT_OURS;
-		th->doff += nf_chaos_syn_opts(net, seg, oldskb, family, po);
-		th->seq = htonl(seq + nf_chaos_cookie(net, oldskb, family, oth,
-						      nf_chaos_epoch(net)) +
-				(seg->wscale ? NF_CHAOS_COOKIE_WSCALE : 0));
-		th->ack_seq = htonl(seq + 1);
-		th->syn = 1;
-		th->ack = 1;
-		/*
-		 * A tarpit offers no window at all: the peer sends no data,
-		 * only window probes, and RFC 1122 has it wait as long as
-		 * they are answered. Any window would let it send, then
-		 * retransmit and give up after tcp_retries2.
-		 */
-		if (answer != NF_CHAOS_TARPIT)
-			th->window = htons(NF_CHAOS_WINDOW);
-		return NF_CHAOS_SEND;
-	}
-
+	    answer != NF_CHAOS_BANNER)
+		return nf_chaos_plan_synack(net, seg, oldskb, family, oth, po,
+					    answer);
 	switch (answer) {
 	case NF_CHAOS_DELUDE_BANNER:
-	case NF_CHAOS_BANNER:
-		/* The handshake's ACK, or the first data, carries our cookie. */
-		verdict = NF_CHAOS_NOT_OURS;
-		if (!oth->syn && oth->ack)
-			verdict = nf_chaos_check(net, oldskb, family, oth, dlen,
-						 answer, &rcv_nxt, &wscale);
-		if (verdict == NF_CHAOS_SEND) {
-			if (!nf_chaos_plan_banner(seg, oldskb, oth, dlen))
-				return NF_CHAOS_OURS;
-			return nf_chaos_later(net, seg, oldskb, family, po,
-					      wscale);
-		}
-		if (verdict == NF_CHAOS_OURS || answer == NF_CHAOS_BANNER)
+		verdict = nf_chaos_plan_greeting(net, seg, oldskb, family, oth,
+						 dlen, po, answer);
+		if (verdict != NF_CHAOS_NOT_OURS)
 			return verdict;
 		fallthrough;
 	case NF_CHAOS_DELUDE:
 	case NF_CHAOS_RESET:
-		/* RFC 793 reset generation. */
-		th->rst = 1;
-		if (oth->ack) {
-			th->seq = oth->ack_seq;
-		} else {
-			th->ack_seq = htonl(seq + oth->syn + oth->fin + dlen);
-			th->ack = 1;
-		}
-		return NF_CHAOS_SEND;
+		return nf_chaos_plan_reset(seg, oth, dlen);
+	case NF_CHAOS_BANNER:
+		return nf_chaos_plan_greeting(net, seg, oldskb, family, oth,
+					      dlen, po, answer);
 	case NF_CHAOS_TARPIT:
 	case NF_CHAOS_STALL:
-		/* Close attempts and strays go unanswered. */
-		if (oth->syn || oth->fin || !oth->ack ||
-		    nf_chaos_check(net, oldskb, family, oth, dlen, answer,
-				   &rcv_nxt, &wscale) != NF_CHAOS_SEND)
-			return NF_CHAOS_NOT_OURS;
-		/* Ack exactly what the peer has acked: probes are answered. */
-		th->ack_seq = htonl(rcv_nxt);
-		/*
-		 * A stalled peer's window stays open until it sends data; then
-		 * it is zero and the data never acked, so the peer retransmits
-		 * it on its back-off, and each answer keeps it waiting.
-		 */
-		if (answer == NF_CHAOS_STALL && seq + 1 == rcv_nxt)
-			th->window = htons(NF_CHAOS_WINDOW);
-		break;
+		return nf_chaos_plan_held(net, seg, oldskb, family, oth, dlen,
+					  po, answer);
 	case NF_CHAOS_HONEYPOT:
-		if (oth->syn || !oth->ack || (!dlen && !oth->fin) ||
-		    nf_chaos_check(net, oldskb, family, oth, dlen, answer,
-				   &rcv_nxt, &wscale) != NF_CHAOS_SEND)
-			return NF_CHAOS_NOT_OURS;
-		th->ack_seq = htonl(seq + dlen + oth->fin);
-		th->window = htons(NF_CHAOS_WINDOW);
-		break;
-	default:
-		return NF_CHAOS_NOT_OURS;
+		return nf_chaos_plan_honeypot(net, seg, oldskb, family, oth,
+					      dlen, po);
 	}
-	th->seq = oth->ack_seq;
-	th->ack = 1;
-	return nf_chaos_later(net, seg, oldskb, family, po, wscale);
+	return NF_CHAOS_NOT_OURS;
 }
