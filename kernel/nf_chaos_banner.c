@@ -2,14 +2,13 @@
 /*
  * Greetings (--banner): what a common service on the port would say to a
  * client that connected (@req empty) or sent @req first. The service and
- * its version depend on the destination port and on a key drawn at load
- * time, so repeated scans agree and every boot differs. A port that is not
+ * its version depend on the destination port and on the netns's key
+ * (nf_chaos_port_hash()), so repeated scans agree, and so do the
+ * firewalls of an HA pair and a host after a reboot that share a key. A port that is not
  * in the table poses as one of the services that greet first, since those
  * are the ones a scanner names without sending anything.
  */
 #include <linux/kernel.h>
-#include <linux/net.h>
-#include <linux/siphash.h>
 #include <linux/string.h>
 #include "nf_chaos_internal.h"
 
@@ -70,8 +69,6 @@ static const struct {
 #undef NF_CHAOS_TEXT
 };
 
-static siphash_key_t nf_chaos_banner_key __read_mostly;
-
 /* "GET / ...", "HEAD /...": a method in capitals, a space, a path. */
 static bool nf_chaos_http_request(const u8 *req, unsigned int len)
 {
@@ -83,14 +80,13 @@ static bool nf_chaos_http_request(const u8 *req, unsigned int len)
 }
 
 /* Fill @buf with the greeting; returns its length, 0 to stay silent. */
-unsigned int nf_chaos_banner(char *buf, __be16 port, const u8 *req,
-			     unsigned int len)
+unsigned int nf_chaos_banner(struct net *net, char *buf, __be16 port,
+			     const u8 *req, unsigned int len)
 {
 	u32 hash, i, n = 0;
 	int service = -1;
 
-	net_get_random_once(&nf_chaos_banner_key, sizeof(nf_chaos_banner_key));
-	hash = siphash_1u32(ntohs(port), &nf_chaos_banner_key);
+	hash = nf_chaos_port_hash(net, ntohs(port));
 
 	for (i = 0; i < ARRAY_SIZE(nf_chaos_ports); i++)
 		if (nf_chaos_ports[i].port == ntohs(port))

@@ -19,12 +19,16 @@
 
 /*
  * A key per network namespace and per hash: the answer budgets' slots,
- * the timestamp offsets and the cookies. All three derive from one key,
- * random unless an admin sets it (net.netfilter.nf_chaos_key), so that
- * two firewalls behind one address accept each other's cookies.
+ * the timestamp offsets, the cookies and the service of each port. All
+ * derive from one key, random unless an admin sets it
+ * (net.netfilter.nf_chaos_key), so that two firewalls behind one address
+ * accept each other's cookies and pose as the same services.
  */
+#define NF_CHAOS_KEY_PORT	NF_CHAOS_HASHES
+#define NF_CHAOS_KEYS		(NF_CHAOS_KEY_PORT + 1)
+
 struct nf_chaos_keys {
-	siphash_key_t key[NF_CHAOS_HASHES];
+	siphash_key_t key[NF_CHAOS_KEYS];
 	struct rcu_head rcu;
 };
 
@@ -125,6 +129,15 @@ u32 nf_chaos_tsval(struct net *net, const struct sk_buff *oldskb, u8 family)
 				  NF_CHAOS_HASH_ADDRS);
 }
 
+/* A keyed hash of @port, the same in every netns that has our key. */
+u32 nf_chaos_port_hash(struct net *net, u16 port)
+{
+	const struct nf_chaos_keys *keys;
+
+	keys = rcu_dereference(nf_chaos_pernet(net)->keys);
+	return siphash_1u32(port, &keys->key[NF_CHAOS_KEY_PORT]);
+}
+
 static void nf_chaos_keys_free(struct rcu_head *head)
 {
 	kfree_sensitive(container_of(head, struct nf_chaos_keys, rcu));
@@ -140,7 +153,7 @@ static int nf_chaos_keys_set(struct nf_chaos_net *cn,
 	keys = kzalloc(sizeof(*keys), GFP_KERNEL_ACCOUNT);
 	if (!keys)
 		return -ENOMEM;
-	for (i = 0; i < NF_CHAOS_HASHES; i++) {
+	for (i = 0; i < NF_CHAOS_KEYS; i++) {
 		keys->key[i].key[0] = siphash_2u32(i, 0, master);
 		keys->key[i].key[1] = siphash_2u32(i, 1, master);
 	}

@@ -99,6 +99,7 @@ u32 nf_chaos_cookie(struct net *net, const struct sk_buff *oldskb, u8 family,
 u32 nf_chaos_rcv_nxt(struct net *net, const struct sk_buff *oldskb, u8 family,
 		     const struct tcphdr *oth, u32 epoch, bool *wscale);
 u32 nf_chaos_tsval(struct net *net, const struct sk_buff *oldskb, u8 family);
+u32 nf_chaos_port_hash(struct net *net, u16 port);
 int nf_chaos_key_sysctl(chaos_ctl_table *table, int write, void *buffer,
 			size_t *lenp, loff_t *ppos);
 int nf_chaos_keys_init(struct nf_chaos_net *cn);
@@ -114,8 +115,8 @@ int nf_chaos_held_init(struct nf_chaos_net *cn);
 void nf_chaos_held_exit(struct nf_chaos_net *cn);
 
 /* nf_chaos_banner.c */
-unsigned int nf_chaos_banner(char *buf, __be16 port, const u8 *req,
-			     unsigned int len);
+unsigned int nf_chaos_banner(struct net *net, char *buf, __be16 port,
+			     const u8 *req, unsigned int len);
 
 /* nf_chaos_plan.c */
 enum nf_chaos_verdict

@@ -153,7 +153,7 @@ nf_chaos_check(struct net *net, const struct sk_buff *oldskb, u8 family,
  * or not, is at most its window; what it cannot take is left out, and so is
  * the FIN then.
  */
-static bool nf_chaos_plan_banner(struct nf_chaos_seg *seg,
+static bool nf_chaos_plan_banner(struct net *net, struct nf_chaos_seg *seg,
 				 const struct sk_buff *oldskb,
 				 const struct tcphdr *oth, u32 dlen)
 {
@@ -164,7 +164,7 @@ static bool nf_chaos_plan_banner(struct nf_chaos_seg *seg,
 
 	if (len)
 		req = skb_header_pointer(oldskb, oldskb->len - dlen, len, buf);
-	len = nf_chaos_banner(seg->data, oth->dest, req, req ? len : 0);
+	len = nf_chaos_banner(net, seg->data, oth->dest, req, req ? len : 0);
 	seg->len = min_t(unsigned int, len, ntohs(oth->window));
 	if (!seg->len)
 		return false;
@@ -276,7 +276,7 @@ nf_chaos_plan_greeting(struct net *net, struct nf_chaos_seg *seg,
 				 &rcv_nxt, &wscale);
 	if (verdict != NF_CHAOS_SEND)
 		return verdict;
-	if (!nf_chaos_plan_banner(seg, oldskb, oth, dlen))
+	if (!nf_chaos_plan_banner(net, seg, oldskb, oth, dlen))
 		return NF_CHAOS_OURS;
 	return nf_chaos_later(net, seg, oldskb, family, po, wscale);
 }
