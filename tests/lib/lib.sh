@@ -337,6 +337,22 @@ module_loaded() {
 	fi
 }
 
+# vm_link NAME NS DEV: the NIC of tests/vm/run's --link .../NAME (found by
+# its MAC in $CHAOS_RUN/links) moved into NS as DEV, up.
+vm_link() {
+	local mac d dev=
+	mac=$(awk -v n="$1" '$1 == n { print $2 }' "$CHAOS_RUN/links")
+	[ -n "$mac" ] || { fail "vm_link: no link $1 in $CHAOS_RUN/links"; return 1; }
+	modprobe virtio_net
+	busywait 10 grep -qx "$mac" /sys/class/net/*/address || true
+	for d in /sys/class/net/*; do
+		[ "$(cat "$d/address")" != "$mac" ] || dev=${d##*/}
+	done
+	[ -n "$dev" ] || { fail "vm_link: no NIC with MAC $mac (link $1)"; return 1; }
+	ip link set "$dev" netns "$2" name "$3"
+	ip -n "$2" link set "$3" up
+}
+
 # manual_example TITLE: the example of doc/mkman whose first line is
 # TITLE, as tests/net/helpers/doc_examples.py reads it (roff undone).
 manual_example() {
