@@ -45,6 +45,7 @@
 set -e
 source "$(dirname "$0")/../lib/lib.sh"
 source "$(dirname "$0")/helpers/portscan_lib.inc"
+source "$(dirname "$0")/../lib/ha.inc"
 NAMESPACES="scanner client host r1 r2 sw"
 ha_cleanup() {
 	local rc=$?
@@ -75,14 +76,6 @@ D=$(mktemp -d)
 PY=/usr/bin/python3
 NET=$(dirname "$0")/helpers
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-
-# port NS DEV BRIDGE ADDR/LEN: veth DEV in NS, its peer a port of BRIDGE
-port() {
-	ip link add "$2" netns "$1" type veth peer name "$1-$2" netns sw
-	ip -n sw link set "$1-$2" master "$3" up
-	ip -n "$1" addr add "$4" dev "$2"
-	ip -n "$1" link set "$2" up
-}
 
 topology() {
 	cleanup_namespaces
@@ -148,70 +141,6 @@ counter() {
 	ns "$1" $IPT-save -c | grep -E -- "$2" | head -n 1 |
 		sed -n 's/^\[\([0-9]*\):.*/\1/p'
 }
-
-# ha_files R: R's conntrackd.conf and keepalived.conf from the manual's
-# (r1's), and Debian's primary-backup.sh, with R's addresses and its
-# files in $D/R; keepalived runs it through notify, which logs when.
-ha_files() {
-	local d=$D/$1 i=${1#r}
-	mkdir -p "$d"
-	manual_example "# /etc/conntrackd/conntrackd.conf on r1" | sed \
-		-e "s|IPv4_interface 192.168.100.1|IPv4_interface 192.168.100.$i|" \
-		-e "s|LogFile on|LogFile $d/conntrackd.log|" \
-		-e "s|/var/lock/conntrack.lock|$d/conntrack.lock|" \
-		-e "s|/var/run/conntrackd.ctl|$d/conntrackd.ctl|" \
-		> "$d/conntrackd.conf"
-	manual_example "# /etc/keepalived/keepalived.conf on r1 (r2: priority 100)" | sed \
-		-e "s|router_id r1|router_id $1|" \
-		-e "s|/etc/conntrackd/primary-backup.sh|$d/notify|" \
-		> "$d/keepalived.conf"
-	[ "$1" = r1 ] || sed -i 's/priority 150/priority 100/' "$d/keepalived.conf"
-	sed -e "s|/etc/conntrackd/conntrackd.conf|$d/conntrackd.conf|" \
-	    -e "s|/var/lock/conntrack.lock|$d/conntrack.lock|" \
-		/usr/share/doc/conntrackd/examples/sync/primary-backup.sh \
-		> "$d/primary-backup.sh"
-	# states: "START DONE STATE" of each run (wall-clock times): keepalived
-	# has moved the VIPs when it starts the script.
-	cat > "$d/notify" <<-EOF
-		#!/bin/sh
-		start=\$(date +%s.%N)
-		sh $d/primary-backup.sh "\$1" >> $d/notify.log 2>&1
-		echo "\$start \$(date +%s.%N) \$1" >> $d/states
-	EOF
-	chmod +x "$d/notify"
-}
-
-ctd() { ns "$1" conntrackd -C "$D/$1/conntrackd.conf" "${@:2}"; }
-
-# start_conntrackd R: as conntrackd.service does, in the foreground.
-start_conntrackd() {
-	ns "$1" conntrackd -C "$D/$1/conntrackd.conf" > "$D/$1/conntrackd.out" 2>&1 &
-	busywait 30 ctd "$1" -s >/dev/null 2>&1 ||
-		{ fail "conntrackd in $1 did not start ($(cat "$D/$1/conntrackd.out" "$D/$1/conntrackd.log"))"; return 1; }
-}
-
-start_keepalived() {
-	ns "$1" keepalived -n -l -D -P -f "$D/$1/keepalived.conf" \
-		-p "$D/$1/keepalived.pid" -r "$D/$1/vrrp.pid" \
-		-c "$D/$1/checkers.pid" > "$D/$1/keepalived.log" 2>&1 &
-}
-
-# state R: the state of the last transition whose primary-backup.sh run
-# is done (keepalived runs them in parallel: the latest started counts)
-state() { sort -n "$D/$1/states" 2>/dev/null | tail -n 1 | cut -d' ' -f3; }
-is_state() { [ "$(state "$1")" = "$2" ]; }
-has_vips() {
-	ns "$1" ip -4 -o addr show | grep -q " $VIP_OUT/" &&
-		ns "$1" ip -4 -o addr show | grep -q " $VIP_IN/"
-}
-primary() { is_state "$1" primary && has_vips "$1"; }
-# run_after R STATE T: "START END" of R's first STATE run started after T
-run_after() {
-	awk -v s="$2" -v t="$3" '$3 == s && $1 >= t' "$D/$1/states" 2>/dev/null |
-		sort -n | head -n 1 | cut -d' ' -f1,2
-}
-# took_over R T: R is primary, by a run started after T
-took_over() { primary "$1" && [ -n "$(run_after "$1" primary "$2")" ]; }
 
 # marks R: "dport=mark" of each conntrack entry from the split flows' source
 marks() {
@@ -286,19 +215,6 @@ _remembered() { [[ " $(recent "$1") " == *" $2 "* ]]; }
 # _replica R PATTERN: R's conntrackd external cache has a flow matching
 _replica() { ctd "$1" -e ct 2>/dev/null | grep -q -- "$2"; }
 _no_pids() { [ -z "$(ip netns pids "$1")" ]; }
-# _after START SECS: SECS have passed since START
-_after() { [ "$(awk -v s="$1" -v e="$EPOCHREALTIME" 'BEGIN { print int(e - s) }')" -ge "$2" ]; }
-
-now() { echo "$EPOCHREALTIME"; }
-since() { awk -v s="$1" -v e="${2:-$EPOCHREALTIME}" 'BEGIN { printf "%.1f", e - s }'; }
-
-# died_after FILE EVENT: when the client of FILE (tcp_client.py idle)
-# died, in seconds after EVENT (negative: before it); empty if alive.
-died_after() {
-	local t
-	t=$(sed -n 's/^died after .* at \([0-9.]*\)$/\1/p' "$1")
-	[ -z "$t" ] || since "$2" "$t"
-}
 
 # cut_in_window T: T, a died_after, lies in (0, CUT_BOUND]: the hold was
 # cut by the box that took over, not before it did, nor by chance later.
@@ -528,10 +444,7 @@ echo "#   marks r1 -> r2: $marks1 -> $marks2"
 echo "#   TARPIT :25 held by r2 ${held1} s after the failover (same key), cut ${cut:-?} s after the failback (other key, $HOLD_COUNT unanswered keepalives)"
 echo "#   recent-held :3000 cut ${late:-?} s after the VIPs moved to r2"
 if [ "$_nfail" != 0 ]; then
-	for r in r1 r2; do
-		echo "# $r states: $(tr '\n' ';' < "$D/$r/states")"
-		tail -n 20 "$D/$r/notify.log" "$D/$r/keepalived.log" \
-			"$D/$r/conntrackd.log" 2>&1 | sed "s/^/# $r: /"
-	done
+	ha_log r1
+	ha_log r2
 fi
 finish
