@@ -134,7 +134,8 @@ check: deps
 check-install: deps
 	tests/run install
 
-# Not in check: eight systemd boots under TCG, Debian 13 and 12 (tests/field).
+# Not in check: eight systemd boots under TCG, Debian 13 and 12, and an HA
+# pair of two guests (tests/field).
 check-field: deps
 	tests/run field
 
