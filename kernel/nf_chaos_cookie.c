@@ -120,11 +120,14 @@ u32 nf_chaos_rcv_nxt(struct net *net, const struct sk_buff *oldskb, u8 family,
 /*
  * Our timestamp clock: milliseconds, as Linux's, from an offset per pair
  * of addresses, as Linux's (secure_tcp_ts_off()), so that it reveals
- * neither the uptime nor that the answers share one clock.
+ * neither the uptime nor that the answers share one clock. The wall clock,
+ * not the uptime: after a failover to a box that booted later, a held
+ * peer's TSval still moves forward, where PAWS (RFC 7323) would discard
+ * our answers. HA peers agree on the time, as on the epoch.
  */
 u32 nf_chaos_tsval(struct net *net, const struct sk_buff *oldskb, u8 family)
 {
-	return (u32)div_u64(ktime_get_ns(), NSEC_PER_MSEC) +
+	return (u32)div_u64(ktime_get_real_ns(), NSEC_PER_MSEC) +
 	       (u32)nf_chaos_hash(net, oldskb, family, 0, 0,
 				  NF_CHAOS_HASH_ADDRS);
 }

@@ -13,7 +13,9 @@
 #   key there, as an HA pair would be, host accepts router's cookie;
 # - with net.netfilter.nf_chaos_epoch=2, a cookie validates for 2 to 4
 #   seconds, then no more (a keepalive every 0.25 s; the time is that of
-#   the first one unanswered).
+#   the first one unanswered);
+# - our TSval follows the wall clock, as HA peers of different uptimes
+#   must (PAWS): a step of the guest's clock by 100 s moves it by as much.
 set -e
 source "$(dirname "$0")/../lib/lib.sh"
 trap cleanup EXIT
@@ -87,6 +89,26 @@ for v in 4 6; do
 		pass "v$v epoch 2 s: the cookie expired after ${t}s"
 	else
 		fail "v$v epoch 2 s: cookie lifetime (expected the first unanswered keepalive 2 to 4 s after the SYN/ACK, got: $r)"
+	fi
+done
+
+# tsval V: our TSval to a SYN from scanner, port 9001
+tsval() {
+	local src=$SCANNER4 dst=$HOST4
+	[ "$1" = 4 ] || src=$SCANNER6 dst=$HOST6
+	rawtcp scanner tsval "$src" "$dst" 9001 $((41010 + RANDOM % 1000))
+}
+for v in 4 6; do
+	t1=$(tsval $v)
+	date -s "+100 seconds" > /dev/null
+	t2=$(tsval $v)
+	date -s "-100 seconds" > /dev/null
+	d=$(( (t2 - t1) & 0xffffffff ))
+	if [ "$t1" != None ] && [ "$t2" != None ] &&
+	   [ $d -ge 100000 ] && [ $d -le 110000 ]; then
+		pass "v$v TSval follows a step of the wall clock: +$d ms"
+	else
+		fail "v$v TSval across a 100 s step of the wall clock (expected +100000 to +110000 ms, got $t1 then $t2)"
 	fi
 done
 finish

@@ -10,6 +10,9 @@ only routed back to us.
         send a SYN (FLAGS as tcpdump's, default S; SF: SYN|FIN), print
         the answer "FLAGS NXT ACK" (NXT our next sequence, ACK the
         answer's sequence + 1) or "none"
+  tsval SRC DST DPORT SPORT
+        send a SYN that offers timestamps, print the answer's TSval or
+        "None"
   probe SRC DST DPORT SPORT NXT ACK
         send a keepalive of the flow (sequence NXT - 1, acking ACK), print
         "answered" or "silent"
@@ -83,9 +86,11 @@ def ip_packet(src, dst, proto, l4):
     return hdr[:10] + struct.pack("!H", csum(hdr)) + hdr[12:] + l4
 
 
-def tcp(src, dst, sport, dport, seq, ack, flags, data=b"", bad=False):
+def tcp(src, dst, sport, dport, seq, ack, flags, data=b"", bad=False,
+        opts=b""):
     th = struct.pack("!HHIIBBHHH", sport, dport, seq & 0xffffffff,
-                     ack & 0xffffffff, 5 << 4, flags, 65535, 0, 0) + data
+                     ack & 0xffffffff, (5 + len(opts) // 4) << 4, flags,
+                     65535, 0, 0) + opts + data
     c = csum(pseudo(src, dst, 6, len(th)) + th) ^ (0x5555 if bad else 0)
     return ip_packet(src, dst, 6, th[:16] + struct.pack("!H", c) + th[18:])
 
@@ -142,8 +147,24 @@ def parse(p, ethertype):
         th = p[40:]
     else:
         return None
-    sport, dport, seq, ack, _, flags = struct.unpack("!HHIIBB", th[:14])
-    return src, dst, sport, dport, flags, seq, ack
+    sport, dport, seq, ack, doff, flags = struct.unpack("!HHIIBB", th[:14])
+    return (src, dst, sport, dport, flags, seq, ack,
+            tsval(th[20:(doff >> 4) * 4]))
+
+
+def tsval(opts):
+    """The TSval of a segment's options, or None."""
+    i = 0
+    while i < len(opts) and opts[i] != 0:
+        if opts[i] == 1:
+            i += 1
+            continue
+        if i + 1 >= len(opts) or opts[i + 1] < 2:
+            return None
+        if opts[i] == 8 and opts[i + 1] == 10 and i + 6 <= len(opts):
+            return struct.unpack("!I", opts[i + 2:i + 6])[0]
+        i += opts[i + 1]
+    return None
 
 
 def norm(addr):
@@ -173,6 +194,15 @@ def syn(w, src, dst, dport, sport, flags="S", timeout=5):
     return flags_str(seg[4]), (isn + 1) & 0xffffffff, (seg[5] + 1) & 0xffffffff
 
 
+def syn_tsval(w, src, dst, dport, sport, timeout=5):
+    """The TSval of the answer to a SYN that offers timestamps."""
+    opts = struct.pack("!BBBBII", 1, 1, 8, 10, 1, 0)
+    w.send(tcp(src, dst, sport, dport, random.getrandbits(32), 0, 0x02,
+               opts=opts), dst)
+    seg = answer(w, src, dst, dport, sport, timeout)
+    return seg[7] if seg else None
+
+
 def probe(w, src, dst, dport, sport, nxt, ack, timeout=2):
     w.send(tcp(src, dst, sport, dport, nxt - 1, ack, 0x10), dst)
     return answer(w, src, dst, dport, sport, timeout) is not None
@@ -181,12 +211,14 @@ def probe(w, src, dst, dport, sport, nxt, ack, timeout=2):
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
     w = Wire()
-    if cmd in ("syn", "probe", "expire", "hold", "halfopen"):
+    if cmd in ("syn", "tsval", "probe", "expire", "hold", "halfopen"):
         src, dst, dport, sport = norm(args[0]), norm(args[1]), \
             int(args[2]), int(args[3])
     if cmd == "syn":
         r = syn(w, src, dst, dport, sport, args[4] if len(args) > 4 else "S")
         print(" ".join(map(str, r)) if r else "none")
+    elif cmd == "tsval":
+        print(syn_tsval(w, src, dst, dport, sport))
     elif cmd == "probe":
         ok = probe(w, src, dst, dport, sport, int(args[4]), int(args[5]))
         print("answered" if ok else "silent")
