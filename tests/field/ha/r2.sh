@@ -210,7 +210,7 @@ for v in 4 6; do
 	if ts=$(ts_check $v); then
 		pass "TARPIT's TSval to the held connection goes on forward, IPv$v: $ts"
 	else
-		fail "TARPIT's TSval to the held connection, IPv$v (expected r2's first above r1's last and rising, got $ts; $(wc -l < "$D/wire") lines captured: $(tail -n 2 "$D/wire"))"
+		fail "TARPIT's TSval to the held connection, IPv$v (expected r2's first above r1's last and rising, got $ts; the last three, MAC TSval: $(tsvals $v | tail -n 3 | xargs))"
 	fi
 done
 
