@@ -9,8 +9,10 @@
 #include <linux/netfilter.h>
 #include <linux/skbuff.h>
 #include <linux/tcp.h>
+#include <net/addrconf.h>
 #include <net/inet6_hashtables.h>
 #include <net/inet_hashtables.h>
+#include <net/route.h>
 #include <net/tcp.h>
 #include <net/netfilter/nf_conntrack.h>
 #include <net/netfilter/nf_conntrack_core.h>
@@ -124,25 +126,47 @@ static bool portscan_live_ts(const struct sk_buff *skb, unsigned int thoff,
 	return false;
 }
 
+/* Whether @skb ends at this host: LOCAL_IN, or PRE_ROUTING to our address. */
+static bool portscan_to_local(const struct sk_buff *skb,
+			      const struct nf_hook_state *state)
+{
+	if (state->hook == NF_INET_LOCAL_IN)
+		return true;
+	if (state->hook != NF_INET_PRE_ROUTING)
+		return false;
+	if (state->pf == NFPROTO_IPV4)
+		return inet_addr_type_dev_table(state->net, state->in,
+						ip_hdr(skb)->daddr) == RTN_LOCAL;
+#if IS_ENABLED(CONFIG_IPV6)
+	return ipv6_chk_addr(state->net, &ipv6_hdr(skb)->daddr, NULL, 0);
+#else
+	return false;
+#endif
+}
+
 /*
  * A segment (not a SYN) that conntrack has no history for: flushed,
  * expired, failed over, or older than conntrack in this netns. It is
- * real if it is a RST (an answer to our own attempt, or late), carries
- * payload, or a local socket owns it. In LOCAL_IN that lookup is the
- * whole answer. Elsewhere (FORWARD, OUTPUT, a PRE_ROUTING segment no
- * socket owns) a timestamp option with an echo on an ACK or FIN|ACK is
- * what a live connection's bare segments carry, its keepalives too;
- * scan probes carry none, or other options, or flags no live
- * connection sends without history (SYN|ACK).
+ * real if it is a RST (an answer to our own attempt, or late) or a local
+ * socket owns it. At the host it is addressed to that is the whole
+ * answer: data or options prove nothing a probe cannot carry. Elsewhere
+ * (FORWARD, OUTPUT, PRE_ROUTING to another host) there is no socket to
+ * ask: data, or a timestamp option with an echo on an ACK or FIN|ACK,
+ * is what a live connection's segments carry, its keepalives too; scan
+ * probes carry none, or other options, or flags no live connection sends
+ * without history (SYN|ACK).
  */
 static bool portscan_unknown_real(const struct sk_buff *skb,
 				  unsigned int thoff, const struct tcphdr *th,
 				  const struct nf_hook_state *state)
 {
-	if (th->rst || skb->len > thoff + __tcp_hdrlen(th) ||
-	    portscan_local_conn(skb, th, state))
+	if (th->rst || portscan_local_conn(skb, th, state))
 		return true;
-	if (state->hook == NF_INET_LOCAL_IN || th->syn || !th->ack ||
+	if (portscan_to_local(skb, state))
+		return false;
+	if (skb->len > thoff + __tcp_hdrlen(th))
+		return true;
+	if (th->syn || !th->ack ||
 	    __tcp_hdrlen(th) < sizeof(*th) + TCPOLEN_TIMESTAMP)
 		return false;
 	return portscan_live_ts(skb, thoff, th);

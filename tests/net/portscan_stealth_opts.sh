@@ -1,19 +1,22 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# --stealth is not escaped by TCP options (issue 21, item 2). Probes from
-# the scanner to closed ports of the host, each shape from its own source
-# ports, pass a --stealth rule in router FORWARD and one in host INPUT
+# --stealth is not escaped by TCP options (issue 21, item 2) nor by
+# payload (issue 34). Probes from the scanner to closed ports of the host,
+# each shape from its own source ports, pass a --stealth rule in router
+# FORWARD, one in host INPUT and one in host mangle PREROUTING
 # (iptables-legacy, ip6tables-legacy); a plain counting rule after each
 # tells when every probe has gone through. Neither side knows the probes'
-# flows. Expected: every probe with options is stealth in INPUT (no local
-# socket owns it) and in FORWARD, except a well-formed timestamp option
-# with a non-zero echo on an ACK or FIN|ACK, which is what a live flow's
-# keepalive looks like there (the manual says so); portscan_live.sh checks
-# that such keepalives of real sessions still pass.
+# flows. Expected: at the host (INPUT, and PREROUTING, the destination
+# being local) no local socket owns a probe, so every probe is stealth,
+# with options or data. In FORWARD, where no socket can be asked, a
+# probe with data, or with a well-formed timestamp option with a non-zero
+# echo on an ACK or FIN|ACK, is what a live flow's segment looks like and
+# is not (the manual says so); portscan_live.sh checks that such segments
+# of real sessions still pass.
 #
 #  scanner 10.0.1.2 --- router: FORWARD --stealth per shape --- host 10.0.3.2:
-#  fd00:1::2                                          INPUT --stealth per shape,
-#                                                     nothing listens
+#  fd00:1::2                                 PREROUTING, INPUT --stealth per
+#                                            shape, nothing listens
 set -e
 source "$(dirname "$0")/../lib/lib.sh"
 trap cleanup EXIT
@@ -24,7 +27,7 @@ require_py scapy
 N=10	# probes per crafted shape
 
 # Shapes: name, family, first source port, probes, stealth in FORWARD
-# (all or none; in INPUT: all).
+# (all or none; at the host: all).
 SHAPES="
 synack_nmap	4 40000 20 all
 ack_ts_hping	4 41000 $N all
@@ -40,39 +43,61 @@ ack_bare	4 50000 $N all
 ack_nop6	6 43000 $N all
 maimon_nop6	6 45000 $N all
 ack_ts_live6	6 49000 $N none
+ack_data_nmap	4 51000 $N none
+window_data_nmap 4 52000 $N none
+maimon_data_nmap 4 53000 $N none
+ack_data_hping	4 54000 $N none
+ack_data_nmap6	6 51000 $N none
+maimon_data_nmap6 6 53000 $N none
 "
 
-# rules NS CHAIN: per shape a --stealth rule tagged s_NAME and a counting
-# rule tagged a_NAME, for the shape's source ports.
+# rules NS TABLE CHAIN: per shape a --stealth rule tagged TABLE_s_NAME
+# and a counting rule tagged TABLE_a_NAME, for the shape's source ports.
 rules() {
-	local n=$1 chain=$2 name fam port cnt fwd ipt
+	local n=$1 table=$2 chain=$3 name fam port cnt fwd ipt
 	while read -r name fam port cnt fwd; do
 		[ -n "$name" ] || continue
 		ipt=iptables-legacy
 		[ "$fam" = 4 ] || ipt=ip6tables-legacy
-		ns "$n" $ipt -A "$chain" -p tcp --sport "$port:$((port + 99))" \
-			-m portscan --stealth -m comment --comment "s_$name"
-		ns "$n" $ipt -A "$chain" -p tcp --sport "$port:$((port + 99))" \
-			-m comment --comment "a_$name"
+		ns "$n" $ipt -t "$table" -A "$chain" -p tcp \
+			--sport "$port:$((port + 99))" \
+			-m portscan --stealth -m comment --comment "${table}_s_$name"
+		ns "$n" $ipt -t "$table" -A "$chain" -p tcp \
+			--sport "$port:$((port + 99))" -m comment --comment "${table}_a_$name"
 	done <<< "$SHAPES"
 }
 
-# arrived NS FAM TAG WANT: the counting rule TAG has seen WANT packets.
+# arrived NS TABLE FAM NAME WANT: the counting rule of shape NAME in
+# TABLE has seen WANT packets.
 arrived() {
 	local ipt=iptables-legacy
-	[ "$2" = 4 ] || ipt=ip6tables-legacy
-	[ "$(ipt_pkts "$1" $ipt "$3" 2>/dev/null)" -ge "$4" ] 2>/dev/null
+	[ "$3" = 4 ] || ipt=ip6tables-legacy
+	[ "$(ipt_pkts "$1" $ipt "$2_a_$4" 2>/dev/null)" -ge "$5" ] 2>/dev/null
 }
 
 setup_topology
-rules router FORWARD
-rules host INPUT
+rules router filter FORWARD
+rules host filter INPUT
+rules host mangle PREROUTING
 
 # nmap adds MSS to every probe with SYN set; hping3's timestamps echo 0.
 scan 120 -T4 --max-retries 0 -g 40000 --scanflags SYNACK -p 2000-2019 "$HOST4"
 ns scanner timeout 60 hping3 -q -A --tcp-timestamp -s 41000 -p 2000 \
 	-c $N -i u20000 "$HOST4" >/dev/null 2>&1 || true
 ns scanner timeout 60 hping3 -q -A -F --tcp-timestamp -s 42000 -p 2000 \
+	-c $N -i u20000 "$HOST4" >/dev/null 2>&1 || true
+# nmap's ACK, Window and Maimon probes with a byte of data, hping3's ACK
+# with ten.
+for v in 4 6; do
+	target=$HOST4
+	[ $v = 4 ] || target=$HOST6
+	for t in A:51000 W:52000 M:53000; do
+		[ $v = 4 ] || [ "${t%:*}" != W ] || continue
+		scan 120 "-$v" "-s${t%:*}" -T4 --max-retries 0 --data-length 1 \
+			-g "${t#*:}" -p 2000-2009 "$target"
+	done
+done
+ns scanner timeout 60 hping3 -q -A -d 10 -s 54000 -p 2000 \
 	-c $N -i u20000 "$HOST4" >/dev/null 2>&1 || true
 
 # The crafted shapes, both families in one python (scapy loads slowly).
@@ -112,15 +137,26 @@ ns scanner timeout 120 /usr/bin/python3 - "$N" "$HOST4" "$HOST6" <<-'EOF'
 	    probes(l3, 49000, "A", ts(12345))
 EOF
 
+# host_check FAM NAME TABLE CHAIN: at the host every probe is stealth.
+host_check() {
+	local ipt=iptables-legacy a st
+	[ "$1" = 4 ] || ipt=ip6tables-legacy
+	read -r a st <<< "$(ipt_pkts host $ipt "$3_a_$2" "$3_s_$2")"
+	if [ "$a" -ge "$cnt" ] && [ "$st" = "$a" ]; then
+		pass "$2 v$1 $4: $st of $a stealth"
+	else
+		fail "$2 v$1 $4 (expected $cnt of $cnt stealth, got $st of $a)"
+	fi
+}
+
 while read -r name fam port cnt fwd; do
 	[ -n "$name" ] || continue
 	ipt=iptables-legacy
 	[ "$fam" = 4 ] || ipt=ip6tables-legacy
-	for n in router host; do
-		busywait 20 arrived $n "$fam" "a_$name" "$cnt" || true
+	for where in "router filter" "host filter" "host mangle"; do
+		busywait 20 arrived $where "$fam" "$name" "$cnt" || true
 	done
-	read -r fa fs <<< "$(ipt_pkts router $ipt "a_$name" "s_$name")"
-	read -r ia is <<< "$(ipt_pkts host $ipt "a_$name" "s_$name")"
+	read -r fa fs <<< "$(ipt_pkts router $ipt "filter_a_$name" "filter_s_$name")"
 	want=$fa
 	[ "$fwd" = all ] || want=0
 	if [ "$fa" -ge "$cnt" ] && [ "$fs" = "$want" ]; then
@@ -128,11 +164,8 @@ while read -r name fam port cnt fwd; do
 	else
 		fail "$name v$fam FORWARD (expected $fwd of $cnt stealth, got $fs of $fa)"
 	fi
-	if [ "$ia" -ge "$cnt" ] && [ "$is" = "$ia" ]; then
-		pass "$name v$fam INPUT: $is of $ia stealth"
-	else
-		fail "$name v$fam INPUT (expected $cnt of $cnt stealth, got $is of $ia)"
-	fi
+	host_check "$fam" "$name" mangle PREROUTING
+	host_check "$fam" "$name" filter INPUT
 done <<< "$SHAPES"
 
 finish
