@@ -45,7 +45,13 @@ deb_has chaostables "$xtlib/libxt_portscan.so" "$xtlib/libxt_DELUDE.so" \
 	usr/share/doc/chaostables/examples/fail2ban/filter.d/chaostables.conf \
 	usr/share/doc/chaostables/examples/fail2ban/jail.d/chaostables.conf \
 	usr/share/doc/chaostables/examples/fail2ban/action.d/chaostables-ipset.conf \
-	usr/share/doc/chaostables/examples/fail2ban/chaostables.service.d/ipset.conf
+	usr/share/doc/chaostables/examples/fail2ban/chaostables.service.d/ipset.conf \
+	usr/share/doc/chaostables/examples/crowdsec/acquis.d/chaostables.yaml \
+	usr/share/doc/chaostables/examples/crowdsec/parsers/s01-parse/chaostables-logs.yaml \
+	usr/share/doc/chaostables/examples/crowdsec/scenarios/chaostables-portscan.yaml \
+	usr/share/doc/chaostables/examples/crowdsec/profiles.yaml \
+	usr/share/doc/chaostables/examples/crowdsec/bouncers/crowdsec-firewall-bouncer.yaml.local \
+	usr/share/doc/chaostables/examples/crowdsec/chaostables.service.d/ipset.conf
 ver=$(dpkg-parsechangelog -l "$TOP/debian/changelog" -S Version | cut -d- -f1)
 deb_has chaostables-dkms "usr/src/chaostables-$ver/dkms.conf" \
 	"usr/src/chaostables-$ver/Kbuild" "usr/src/chaostables-$ver/kernel/xt_CHAOS.c"
