@@ -26,17 +26,34 @@
  */
 #define NF_CHAOS_KEY_PORT	NF_CHAOS_HASHES
 #define NF_CHAOS_KEYS		(NF_CHAOS_KEY_PORT + 1)
+#define NF_CHAOS_KEY_ID		NF_CHAOS_KEYS	/* what the fingerprint hashes */
 
+/*
+ * A key set. After a write of nf_chaos_key the set it replaced is @prev,
+ * whose cookies are accepted until @prev_until (wall-clock seconds): as
+ * long as they would have been without the change, so that a rotation
+ * cuts no hold and no pending greeting.
+ */
 struct nf_chaos_keys {
 	siphash_key_t key[NF_CHAOS_KEYS];
+	struct nf_chaos_keys __rcu *prev;
+	time64_t prev_until;
+	u32 id;			/* net.netfilter.nf_chaos_key_id */
 	struct rcu_head rcu;
 };
 
 static DEFINE_MUTEX(nf_chaos_keys_mutex);
 
+/* The netns's current key set; under RCU. */
+const struct nf_chaos_keys *nf_chaos_keys(struct net *net)
+{
+	return rcu_dereference(nf_chaos_pernet(net)->keys);
+}
+
 /* Keyed hash of @of of the segment @oldskb, its ports being @ports. */
-u64 nf_chaos_hash(struct net *net, const struct sk_buff *oldskb, u8 family,
-		  u32 ports, u32 epoch, enum nf_chaos_hash_of of)
+u64 nf_chaos_hash(const struct nf_chaos_keys *keys,
+		  const struct sk_buff *oldskb, u8 family, u32 ports,
+		  u32 epoch, enum nf_chaos_hash_of of)
 {
 	static const u8 len6[] = {
 		[NF_CHAOS_HASH_SNET]	= 8,
@@ -52,7 +69,7 @@ u64 nf_chaos_hash(struct net *net, const struct sk_buff *oldskb, u8 family,
 	} key6;
 	u8 len;
 
-	key = &rcu_dereference(nf_chaos_pernet(net)->keys)->key[of];
+	key = &keys->key[of];
 	if (family == NFPROTO_IPV4) {
 		const struct iphdr *iph = ip_hdr(oldskb);
 		const u32 key4[] = {
@@ -83,7 +100,9 @@ u64 nf_chaos_hash(struct net *net, const struct sk_buff *oldskb, u8 family,
  * The epoch, wall-clock seconds over net.netfilter.nf_chaos_epoch, as
  * SYN cookies' counter, so that an observed cookie expires: a cookie of
  * this epoch or the last one is accepted, and a connection we hold lives
- * one to two epochs (HA peers agree on the epoch as on the time).
+ * one to two epochs (HA peers agree on the epoch as on the time). So is
+ * one of the next epoch from NF_CHAOS_SKEW before it begins: the cookie
+ * of an HA peer whose clock is a little ahead of ours.
  */
 u32 nf_chaos_epoch(struct net *net)
 {
@@ -91,30 +110,49 @@ u32 nf_chaos_epoch(struct net *net)
 		       READ_ONCE(nf_chaos_pernet(net)->epoch));
 }
 
-u32 nf_chaos_cookie(struct net *net, const struct sk_buff *oldskb, u8 family,
+u32 nf_chaos_cookie(const struct nf_chaos_keys *keys,
+		    const struct sk_buff *oldskb, u8 family,
 		    const struct tcphdr *oth, u32 epoch)
 {
-	return nf_chaos_hash(net, oldskb, family,
+	return nf_chaos_hash(keys, oldskb, family,
 			     (__force u32)oth->source << 16 |
 			     (__force u16)oth->dest, epoch, NF_CHAOS_HASH_FLOW);
 }
 
 /*
- * The peer's next sequence number, from its ACK of our ISN of @epoch; and
- * in *@wscale whether our SYN/ACK offered window scaling, as the peer's
- * sequence is near that number, never 2^31 away.
+ * The @i-th of the cookies we accept now, newest first: of the current key
+ * set, then of the previous one in its grace; of the next epoch within the
+ * skew, this one, the last one. NULL if there is no such cookie now; else
+ * its key set, the peer's next sequence number, from its ACK of our ISN,
+ * in *@rcv_nxt, and in *@wscale whether our SYN/ACK offered window
+ * scaling, as the peer's sequence is near that number, never 2^31 away.
  */
-u32 nf_chaos_rcv_nxt(struct net *net, const struct sk_buff *oldskb, u8 family,
-		     const struct tcphdr *oth, u32 epoch, bool *wscale)
+const struct nf_chaos_keys *
+nf_chaos_rcv_nxt(struct net *net, const struct sk_buff *oldskb, u8 family,
+		 const struct tcphdr *oth, unsigned int i, u32 *rcv_nxt,
+		 bool *wscale)
 {
-	u32 rcv_nxt = ntohl(oth->ack_seq);
+	const struct nf_chaos_keys *keys = nf_chaos_keys(net);
+	u32 span = READ_ONCE(nf_chaos_pernet(net)->epoch);
+	time64_t now = ktime_get_real_seconds();
+	u32 epoch = div_u64(now, span), first;
 
-	rcv_nxt -= nf_chaos_cookie(net, oldskb, family, oth, epoch);
-	*wscale = (ntohl(oth->seq) - rcv_nxt + NF_CHAOS_COOKIE_WSCALE / 2) &
+	first = min_t(u32, div_u64(now + NF_CHAOS_SKEW, span), epoch + 1);
+	if (i >= NF_CHAOS_COOKIES / 2) {
+		if (now >= keys->prev_until)
+			return NULL;
+		keys = rcu_dereference(keys->prev);
+		i -= NF_CHAOS_COOKIES / 2;
+	}
+	if (!keys || first - i + 1 < epoch)
+		return NULL;
+	*rcv_nxt = ntohl(oth->ack_seq) -
+		   nf_chaos_cookie(keys, oldskb, family, oth, first - i);
+	*wscale = (ntohl(oth->seq) - *rcv_nxt + NF_CHAOS_COOKIE_WSCALE / 2) &
 		  NF_CHAOS_COOKIE_WSCALE;
 	if (*wscale)
-		rcv_nxt -= NF_CHAOS_COOKIE_WSCALE;
-	return rcv_nxt;
+		*rcv_nxt -= NF_CHAOS_COOKIE_WSCALE;
+	return keys;
 }
 
 /*
@@ -125,20 +163,18 @@ u32 nf_chaos_rcv_nxt(struct net *net, const struct sk_buff *oldskb, u8 family,
  * peer's TSval still moves forward, where PAWS (RFC 7323) would discard
  * our answers. HA peers agree on the time, as on the epoch.
  */
-u32 nf_chaos_tsval(struct net *net, const struct sk_buff *oldskb, u8 family)
+u32 nf_chaos_tsval(const struct nf_chaos_keys *keys,
+		   const struct sk_buff *oldskb, u8 family)
 {
 	return (u32)div_u64(ktime_get_real_ns(), NSEC_PER_MSEC) +
-	       (u32)nf_chaos_hash(net, oldskb, family, 0, 0,
+	       (u32)nf_chaos_hash(keys, oldskb, family, 0, 0,
 				  NF_CHAOS_HASH_ADDRS);
 }
 
 /* A keyed hash of @port, the same in every netns that has our key. */
 u32 nf_chaos_port_hash(struct net *net, u16 port)
 {
-	const struct nf_chaos_keys *keys;
-
-	keys = rcu_dereference(nf_chaos_pernet(net)->keys);
-	return siphash_1u32(port, &keys->key[NF_CHAOS_KEY_PORT]);
+	return siphash_1u32(port, &nf_chaos_keys(net)->key[NF_CHAOS_KEY_PORT]);
 }
 
 static void nf_chaos_keys_free(struct rcu_head *head)
@@ -146,11 +182,16 @@ static void nf_chaos_keys_free(struct rcu_head *head)
 	kfree_sensitive(container_of(head, struct nf_chaos_keys, rcu));
 }
 
-/* A fresh set of keys from @master, in place of the netns's. */
+/*
+ * A fresh set of keys from @master, in place of the netns's, which stays
+ * accepted as @prev. The same key again (a service restart) changes
+ * nothing, so that it ends no grace.
+ */
 static int nf_chaos_keys_set(struct nf_chaos_net *cn,
 			     const siphash_key_t *master)
 {
-	struct nf_chaos_keys *keys, *old;
+	struct nf_chaos_keys *keys, *old, *gone = NULL;
+	u32 span = READ_ONCE(cn->epoch);
 	unsigned int i;
 
 	keys = kzalloc(sizeof(*keys), GFP_KERNEL_ACCOUNT);
@@ -160,18 +201,34 @@ static int nf_chaos_keys_set(struct nf_chaos_net *cn,
 		keys->key[i].key[0] = siphash_2u32(i, 0, master);
 		keys->key[i].key[1] = siphash_2u32(i, 1, master);
 	}
+	keys->id = siphash_2u32(NF_CHAOS_KEY_ID, 0, master) >> 32;
+	/* The old cookies live to the end of the next epoch, as they would. */
+	keys->prev_until = (div_u64(ktime_get_real_seconds(), span) + 2) *
+			   (time64_t)span;
+
 	mutex_lock(&nf_chaos_keys_mutex);
-	old = rcu_replace_pointer(cn->keys, keys,
-				  lockdep_is_held(&nf_chaos_keys_mutex));
+	old = rcu_dereference_protected(cn->keys,
+					lockdep_is_held(&nf_chaos_keys_mutex));
+	if (old && !memcmp(old->key, keys->key, sizeof(keys->key))) {
+		mutex_unlock(&nf_chaos_keys_mutex);
+		kfree_sensitive(keys);
+		return 0;
+	}
+	if (old) {
+		gone = rcu_replace_pointer(old->prev, NULL, true);
+		RCU_INIT_POINTER(keys->prev, old);
+	}
+	rcu_assign_pointer(cn->keys, keys);
 	mutex_unlock(&nf_chaos_keys_mutex);
-	if (old)
-		call_rcu(&old->rcu, nf_chaos_keys_free);
+	if (gone)
+		call_rcu(&gone->rcu, nf_chaos_keys_free);
 	return 0;
 }
 
 /*
  * net.netfilter.nf_chaos_key: 32 hex digits, write-only, so that the
- * firewalls of an HA pair share their cookies.
+ * firewalls of an HA pair share their cookies and a host keeps its
+ * services across a reboot.
  */
 int nf_chaos_key_sysctl(chaos_ctl_table *table, int write, void *buffer,
 			size_t *lenp, loff_t *ppos)
@@ -205,6 +262,29 @@ int nf_chaos_key_sysctl(chaos_ctl_table *table, int write, void *buffer,
 	return ret;
 }
 
+/*
+ * net.netfilter.nf_chaos_key_id: a keyed hash of the master key, 8 hex
+ * digits, that tells whether two boxes share a key and reveals nothing
+ * of it.
+ */
+int nf_chaos_key_id_sysctl(chaos_ctl_table *table, int write, void *buffer,
+			   size_t *lenp, loff_t *ppos)
+{
+	struct nf_chaos_net *cn = table->data;
+	char id[2 * sizeof(u32) + 1];
+	struct ctl_table tmp = {
+		.data	= id,
+		.maxlen	= sizeof(id),
+	};
+
+	if (write)
+		return -EPERM;
+	rcu_read_lock();
+	snprintf(id, sizeof(id), "%08x", rcu_dereference(cn->keys)->id);
+	rcu_read_unlock();
+	return proc_dostring(&tmp, write, buffer, lenp, ppos);
+}
+
 int nf_chaos_keys_init(struct nf_chaos_net *cn)
 {
 	siphash_key_t master;
@@ -218,5 +298,8 @@ int nf_chaos_keys_init(struct nf_chaos_net *cn)
 
 void nf_chaos_keys_exit(struct nf_chaos_net *cn)
 {
-	kfree_sensitive(rcu_dereference_protected(cn->keys, true));
+	struct nf_chaos_keys *keys = rcu_dereference_protected(cn->keys, true);
+
+	kfree_sensitive(rcu_dereference_protected(keys->prev, true));
+	kfree_sensitive(keys);
 }

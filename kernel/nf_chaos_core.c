@@ -201,6 +201,11 @@ static const struct ctl_table nf_chaos_sysctl_table[] = {
 		.proc_handler	= nf_chaos_key_sysctl,
 	},
 	{
+		.procname	= "nf_chaos_key_id",
+		.mode		= 0444,
+		.proc_handler	= nf_chaos_key_id_sysctl,
+	},
+	{
 		.procname	= "nf_chaos_epoch",
 		.maxlen		= sizeof(unsigned int),
 		.mode		= 0644,
@@ -241,8 +246,9 @@ static int __net_init nf_chaos_net_init(struct net *net)
 	if (!table)
 		goto err_held;
 	table[0].data = cn;
-	table[1].data = &cn->epoch;
-	table[2].data = &cn->held_rate;
+	table[1].data = cn;
+	table[2].data = &cn->epoch;
+	table[3].data = &cn->held_rate;
 	cn->sysctl = register_net_sysctl_sz(net, "net/netfilter", table,
 					    ARRAY_SIZE(nf_chaos_sysctl_table) - 1);
 	if (!cn->sysctl)

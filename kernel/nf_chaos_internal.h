@@ -89,19 +89,31 @@ enum nf_chaos_hash_of {
 #define NF_CHAOS_COOKIE_WSCALE	BIT(31)	/* in our ISN: we offered scaling */
 #define NF_CHAOS_EPOCH		3600	/* default, seconds */
 #define NF_CHAOS_EPOCH_MAX	(30 * 86400)
-#define NF_CHAOS_EPOCHS		2	/* of a cookie we accept */
+#define NF_CHAOS_SKEW		30	/* seconds an HA peer's clock may lead */
+/* Cookies we accept: 2 key sets, each of 3 epochs (next, this, last). */
+#define NF_CHAOS_COOKIES	6
 
-u64 nf_chaos_hash(struct net *net, const struct sk_buff *oldskb, u8 family,
-		  u32 ports, u32 epoch, enum nf_chaos_hash_of of);
+struct nf_chaos_keys;
+
+const struct nf_chaos_keys *nf_chaos_keys(struct net *net);
+u64 nf_chaos_hash(const struct nf_chaos_keys *keys,
+		  const struct sk_buff *oldskb, u8 family, u32 ports,
+		  u32 epoch, enum nf_chaos_hash_of of);
 u32 nf_chaos_epoch(struct net *net);
-u32 nf_chaos_cookie(struct net *net, const struct sk_buff *oldskb, u8 family,
+u32 nf_chaos_cookie(const struct nf_chaos_keys *keys,
+		    const struct sk_buff *oldskb, u8 family,
 		    const struct tcphdr *oth, u32 epoch);
-u32 nf_chaos_rcv_nxt(struct net *net, const struct sk_buff *oldskb, u8 family,
-		     const struct tcphdr *oth, u32 epoch, bool *wscale);
-u32 nf_chaos_tsval(struct net *net, const struct sk_buff *oldskb, u8 family);
+const struct nf_chaos_keys *
+nf_chaos_rcv_nxt(struct net *net, const struct sk_buff *oldskb, u8 family,
+		 const struct tcphdr *oth, unsigned int i, u32 *rcv_nxt,
+		 bool *wscale);
+u32 nf_chaos_tsval(const struct nf_chaos_keys *keys,
+		   const struct sk_buff *oldskb, u8 family);
 u32 nf_chaos_port_hash(struct net *net, u16 port);
 int nf_chaos_key_sysctl(chaos_ctl_table *table, int write, void *buffer,
 			size_t *lenp, loff_t *ppos);
+int nf_chaos_key_id_sysctl(chaos_ctl_table *table, int write, void *buffer,
+			   size_t *lenp, loff_t *ppos);
 int nf_chaos_keys_init(struct nf_chaos_net *cn);
 void nf_chaos_keys_exit(struct nf_chaos_net *cn);
 

@@ -58,7 +58,7 @@ bool nf_chaos_held_allow(struct net *net, const struct sk_buff *oldskb,
 			 u8 family)
 {
 	struct nf_chaos_net *cn = nf_chaos_pernet(net);
-	u64 tag = nf_chaos_hash(net, oldskb, family, 0, 0,
+	u64 tag = nf_chaos_hash(nf_chaos_keys(net), oldskb, family, 0, 0,
 				NF_CHAOS_HASH_SNET) | 1;
 	struct nf_chaos_held_set *set;
 	u64 now = ktime_get_mono_fast_ns();

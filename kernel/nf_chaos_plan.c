@@ -53,7 +53,8 @@ static unsigned int nf_chaos_syn_opts(struct net *net,
 		n += nf_chaos_put_ts(&seg->opt[n], sack ?
 				     TCPOPT_SACK_PERM << 8 | TCPOLEN_SACK_PERM :
 				     TCPOPT_NOP << 8 | TCPOPT_NOP,
-				     nf_chaos_tsval(net, oldskb, family),
+				     nf_chaos_tsval(nf_chaos_keys(net),
+						    oldskb, family),
 				     po->tsval);
 	else if (sack)
 		seg->opt[n++] = htonl(TCPOPT_NOP << 24 | TCPOPT_NOP << 16 |
@@ -84,7 +85,9 @@ static unsigned int nf_chaos_syn_opts(struct net *net,
  * pure ACKs pass nowhere, and a greeting, data and a FIN, passes only a
  * honeypot, whose ACK then passes nowhere: no two of our targets can loop.
  * (Each odds doubled, as either value of the cookie's top bit passes, and
- * doubled again, as a cookie of either of two epochs does.)
+ * doubled again, as a cookie of either of two epochs does; tripled in the
+ * last NF_CHAOS_SKEW seconds of an epoch, and doubled in the grace of a
+ * previous key, see nf_chaos_rcv_nxt().)
  */
 #define NF_CHAOS_HONEYPOT_MAX	BIT(20)
 
@@ -118,23 +121,26 @@ static bool nf_chaos_after_greeting(u32 seq, u32 rcv_nxt)
 }
 
 /*
- * Whether @oth carries a cookie of this epoch or the last one, and then
- * the peer's next sequence number in *@rcv_nxt and whether our SYN/ACK
- * offered window scaling in *@wscale; for a greeting, whether it follows
- * one of ours (NF_CHAOS_OURS).
+ * Whether @oth carries a cookie we accept (nf_chaos_rcv_nxt()), and then
+ * its key set in *@keys, the peer's next sequence number in *@rcv_nxt and
+ * whether our SYN/ACK offered window scaling in *@wscale; for a greeting,
+ * whether it follows one of ours (NF_CHAOS_OURS).
  */
 static enum nf_chaos_verdict
 nf_chaos_check(struct net *net, const struct sk_buff *oldskb, u8 family,
 	       const struct tcphdr *oth, u32 dlen,
-	       enum nf_chaos_answer answer, u32 *rcv_nxt, bool *wscale)
+	       enum nf_chaos_answer answer, const struct nf_chaos_keys **keys,
+	       u32 *rcv_nxt, bool *wscale)
 {
 	enum nf_chaos_verdict ret = NF_CHAOS_NOT_OURS;
-	u32 epoch = nf_chaos_epoch(net), seq = ntohl(oth->seq);
+	u32 seq = ntohl(oth->seq);
 	unsigned int i;
 
-	for (i = 0; i < NF_CHAOS_EPOCHS; i++, epoch--) {
-		*rcv_nxt = nf_chaos_rcv_nxt(net, oldskb, family, oth, epoch,
-					    wscale);
+	for (i = 0; i < NF_CHAOS_COOKIES; i++) {
+		*keys = nf_chaos_rcv_nxt(net, oldskb, family, oth, i, rcv_nxt,
+					 wscale);
+		if (!*keys)
+			continue;
 		if (nf_chaos_acks_cookie(seq, *rcv_nxt, dlen, answer))
 			return NF_CHAOS_SEND;
 		if ((answer == NF_CHAOS_DELUDE_BANNER ||
@@ -181,13 +187,15 @@ static bool nf_chaos_plan_banner(struct net *net, struct nf_chaos_seg *seg,
 /*
  * The rest of an answer to a later segment of a flow of ours, as from the
  * SYN/ACK on: its window scaled if the SYN/ACK offered scaling (@wscale),
- * and our timestamp to a peer that sends them. It is sent if its source's
- * budget allows.
+ * and our timestamp to a peer that sends them, by the clock of the
+ * cookie's key set (@keys), so that a key change moves no TSval back.
+ * It is sent if its source's budget allows.
  */
 static enum nf_chaos_verdict
 nf_chaos_later(struct net *net, struct nf_chaos_seg *seg,
 	       const struct sk_buff *oldskb, u8 family,
-	       const struct nf_chaos_peer_opts *po, bool wscale)
+	       const struct nf_chaos_peer_opts *po,
+	       const struct nf_chaos_keys *keys, bool wscale)
 {
 	if (wscale)
 		seg->wscale = nf_chaos_rcv_wscale(net);
@@ -196,7 +204,7 @@ nf_chaos_later(struct net *net, struct nf_chaos_seg *seg,
 	if (seg->tstamp)
 		seg->th.doff += nf_chaos_put_ts(seg->opt,
 						TCPOPT_NOP << 8 | TCPOPT_NOP,
-						nf_chaos_tsval(net, oldskb, family),
+						nf_chaos_tsval(keys, oldskb, family),
 						po->tsval);
 	return nf_chaos_held_allow(net, oldskb, family) ? NF_CHAOS_SEND :
 							  NF_CHAOS_OURS;
@@ -219,7 +227,8 @@ nf_chaos_plan_synack(struct net *net, struct nf_chaos_seg *seg,
 	if (oth->fin)
 		return NF_CHAOS_NOT_OURS;
 	th->doff += nf_chaos_syn_opts(net, seg, oldskb, family, po);
-	th->seq = htonl(seq + nf_chaos_cookie(net, oldskb, family, oth,
+	th->seq = htonl(seq + nf_chaos_cookie(nf_chaos_keys(net), oldskb,
+					      family, oth,
 					      nf_chaos_epoch(net)) +
 			(seg->wscale ? NF_CHAOS_COOKIE_WSCALE : 0));
 	th->ack_seq = htonl(seq + 1);
@@ -266,6 +275,7 @@ nf_chaos_plan_greeting(struct net *net, struct nf_chaos_seg *seg,
 		       const struct nf_chaos_peer_opts *po,
 		       enum nf_chaos_answer answer)
 {
+	const struct nf_chaos_keys *keys;
 	enum nf_chaos_verdict verdict;
 	bool wscale = false;
 	u32 rcv_nxt;
@@ -273,12 +283,12 @@ nf_chaos_plan_greeting(struct net *net, struct nf_chaos_seg *seg,
 	if (oth->syn || !oth->ack)
 		return NF_CHAOS_NOT_OURS;
 	verdict = nf_chaos_check(net, oldskb, family, oth, dlen, answer,
-				 &rcv_nxt, &wscale);
+				 &keys, &rcv_nxt, &wscale);
 	if (verdict != NF_CHAOS_SEND)
 		return verdict;
 	if (!nf_chaos_plan_banner(net, seg, oldskb, oth, dlen))
 		return NF_CHAOS_OURS;
-	return nf_chaos_later(net, seg, oldskb, family, po, wscale);
+	return nf_chaos_later(net, seg, oldskb, family, po, keys, wscale);
 }
 
 /*
@@ -292,13 +302,14 @@ nf_chaos_plan_held(struct net *net, struct nf_chaos_seg *seg,
 		   const struct nf_chaos_peer_opts *po,
 		   enum nf_chaos_answer answer)
 {
+	const struct nf_chaos_keys *keys;
 	struct tcphdr *th = &seg->th;
 	bool wscale = false;
 	u32 rcv_nxt;
 
 	if (oth->syn || oth->fin || !oth->ack ||
-	    nf_chaos_check(net, oldskb, family, oth, dlen, answer, &rcv_nxt,
-			   &wscale) != NF_CHAOS_SEND)
+	    nf_chaos_check(net, oldskb, family, oth, dlen, answer, &keys,
+			   &rcv_nxt, &wscale) != NF_CHAOS_SEND)
 		return NF_CHAOS_NOT_OURS;
 	/* Ack exactly what the peer has acked: probes are answered. */
 	th->seq = oth->ack_seq;
@@ -311,7 +322,7 @@ nf_chaos_plan_held(struct net *net, struct nf_chaos_seg *seg,
 	 */
 	if (answer == NF_CHAOS_STALL && ntohl(oth->seq) + 1 == rcv_nxt)
 		th->window = htons(NF_CHAOS_WINDOW);
-	return nf_chaos_later(net, seg, oldskb, family, po, wscale);
+	return nf_chaos_later(net, seg, oldskb, family, po, keys, wscale);
 }
 
 /* HONEYPOT: ack the data and FIN of a flow of ours, with an open window. */
@@ -321,19 +332,20 @@ nf_chaos_plan_honeypot(struct net *net, struct nf_chaos_seg *seg,
 		       const struct tcphdr *oth, u32 dlen,
 		       const struct nf_chaos_peer_opts *po)
 {
+	const struct nf_chaos_keys *keys;
 	struct tcphdr *th = &seg->th;
 	bool wscale = false;
 	u32 rcv_nxt;
 
 	if (oth->syn || !oth->ack || (!dlen && !oth->fin) ||
 	    nf_chaos_check(net, oldskb, family, oth, dlen, NF_CHAOS_HONEYPOT,
-			   &rcv_nxt, &wscale) != NF_CHAOS_SEND)
+			   &keys, &rcv_nxt, &wscale) != NF_CHAOS_SEND)
 		return NF_CHAOS_NOT_OURS;
 	th->seq = oth->ack_seq;
 	th->ack_seq = htonl(ntohl(oth->seq) + dlen + oth->fin);
 	th->ack = 1;
 	th->window = htons(NF_CHAOS_WINDOW);
-	return nf_chaos_later(net, seg, oldskb, family, po, wscale);
+	return nf_chaos_later(net, seg, oldskb, family, po, keys, wscale);
 }
 
 /* Fill @seg with the answer to @oth, which carries @dlen bytes of data. */

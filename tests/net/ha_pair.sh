@@ -64,6 +64,7 @@ LATE4=198.51.100.5 HOST4=192.0.2.10
 VIP_OUT=198.51.100.1 VIP_IN=192.0.2.1
 KEY=00112233445566778899aabbccddeeff
 KEY2=ffeeddccbbaa99887766554433221100
+KEY3=0123456789abcdef0123456789abcdef
 IPT=iptables-nft
 ALL="$PS_CLASSES split_stealth split_synscan split_cnscan split_grscan"
 HOLD_COUNT=8		# keepalives a held client sends unanswered, 1 s apart
@@ -380,9 +381,12 @@ fi
 echo "# +${SECONDS}s: phase 2"
 split_flows 2 "$D/go2"
 # A reboot: empty conntrack and recent tables, no VIPs, no lock file,
-# counters at 0, and a key that is not the pair's.
+# counters at 0, and a key that is not the pair's. Two writes: a written
+# key leaves the one before it accepted for an epoch (a rotation cuts no
+# hold), and a rebooted box has neither.
 ns r1 conntrack -F >/dev/null 2>&1 || true
 ns r1 sh -c 'echo / > /proc/net/xt_recent/portscan'
+ns r1 sysctl -qw net.netfilter.nf_chaos_key=$KEY3
 ns r1 sysctl -qw net.netfilter.nf_chaos_key=$KEY2
 ns r1 $IPT -Z
 ip -n r1 addr del $VIP_OUT/24 dev wan 2>/dev/null || true

@@ -14,6 +14,11 @@
 # - with net.netfilter.nf_chaos_epoch=2, a cookie validates for 2 to 4
 #   seconds, then no more (a keepalive every 0.25 s; the time is that of
 #   the first one unanswered);
+# - net.netfilter.nf_chaos_key_id, read-only, is the same for the same
+#   key, another for another, and not the key;
+# - a key rotation cuts no hold: with an epoch of 4 s a cookie of the old
+#   key lives as long as it would have (4 to 8 s), the new key's
+#   validates at once;
 # - our TSval follows the wall clock, as HA peers of different uptimes
 #   must (PAWS): a step of the guest's clock by 100 s moves it by as much.
 set -e
@@ -77,8 +82,60 @@ for v in 4 6; do
 		"$(keepalive $v 9000 41003 $c)"
 done
 
+
+# key_id NS: the fingerprint of NS's key
+key_id() { ns "$1" sysctl -n net.netfilter.nf_chaos_key_id; }
+a=$(key_id router)
+expect "same key, same key_id" "$a" "$(key_id host)"
+expect "key_id is 8 hex digits" "[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]" "$a"
+[[ $KEY != *"$a"* ]] || fail "key_id $a is part of the key (expected a hash of it)"
+if ns host sh -c 'echo 0 > /proc/sys/net/netfilter/nf_chaos_key_id' 2>/dev/null; then
+	fail "nf_chaos_key_id written (expected it read-only)"
+fi
+
+# held IPT: whether host's TARPIT rules counted a SYN and two keepalives
+held() {
+	[ "$(ns host "$1" -L INPUT -vnx |
+	     awk '/TARPIT/ { n += $1 } END { print n + 0 }')" -ge 3 ]
+}
+
+# A rotation cuts no hold: a cookie of the old key validates as long as
+# it would have (epoch 4 s: 4 to 8 s), the new key's at once, and key_id
+# changes. The key is written once the hold has been answered twice.
+ns host sysctl -qw net.netfilter.nf_chaos_epoch=4
+out=$(mktemp)
+for v in 4 6; do
+	src=$SCANNER4 dst=$HOST4 ipt=iptables-legacy key=ffeeddccbbaa99887766554433221100
+	[ $v = 4 ] || src=$SCANNER6 dst=$HOST6 ipt=ip6tables-legacy key=0123456789abcdef0123456789abcdef
+	ns host $ipt -Z INPUT
+	rawtcp scanner expire "$src" "$dst" 9001 $((41030 + v)) 12 > "$out" &
+	busywait 10 held $ipt || fail "v$v no hold to rotate the key under"
+	ns host sysctl -qw net.netfilter.nf_chaos_key=$key
+	wait $!
+	r=$(cat "$out")
+	t=$(sed -n 's/^expired after \([0-9.]*\)s$/\1/p' <<< "$r")
+	if [ -n "$t" ] && awk -v t="$t" 'BEGIN { exit !(t >= 3 && t <= 9) }'; then
+		pass "v$v a key rotation cuts no hold: the old cookie expired after ${t}s"
+	else
+		fail "v$v hold across a key rotation (expected the old cookie to live 4 to 8 s, got: $r)"
+	fi
+	# One process from SYN to keepalive: a slow guest's tools would
+	# outlast the short epoch.
+	expect "v$v the new key's cookie validates" "valid for 2 s" \
+		"$(rawtcp scanner expire "$src" "$dst" 9001 $((41040 + v)) 2)"
+	b=$(key_id host)
+	if [ "$b" != "$a" ]; then
+		pass "v$v another key, another key_id: $a, then $b"
+	else
+		fail "v$v key_id after a rotation (expected other than $a, got $b)"
+	fi
+	a=$b
+done
+rm -f "$out"
+
 ns host sysctl -qw net.netfilter.nf_chaos_epoch=2 ||
 	fail "sysctl net.netfilter.nf_chaos_epoch=2 (expected it set)"
+
 for v in 4 6; do
 	src=$SCANNER4 dst=$HOST4
 	[ $v = 4 ] || src=$SCANNER6 dst=$HOST6
