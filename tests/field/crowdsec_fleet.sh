@@ -1,0 +1,443 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# vm-timeout: 2100
+# A fleet of 20 hosts banning together with Debian's crowdsec and
+# crowdsec-firewall-bouncer (the Debian 13 root's) and the files the
+# package ships (examples/crowdsec: parser, scenario, profile, the
+# bouncer's override, the drop-in's sets), unchanged. One guest, no
+# systemd: tests/run field runs it on the newest kernel (not in make
+# check: 20 bouncers and nmap under TCG take minutes).
+#
+#  the guest's own namespace: bridge br0 192.0.2.1 2001:db8::1; crowdsec
+#    (agent and the one LAPI, on 192.0.2.1:8080) reads the kernel's log
+#    as rsyslog would write it (dmesg --follow-new, with a syslog prefix:
+#    the kern.log path of acquis.d/chaostables.yaml, not the journal)
+#  h01..h20   192.0.2.11..30 2001:db8::11..30, on br0: the sets
+#    (chaostables.service.d/ipset.conf), the manual's base firewall and
+#    fleet ruleset by service/chaostables-load, a bouncer each (ip netns
+#    exec, the shipped override: ipset mode, update_frequency 10s);
+#    h01..h04 serve 22 (banner, echo), 80 (echo), 443 (banner, close)
+#  scanner    192.0.2.200 2001:db8:1::7 (its own /64)
+#  client     192.0.2.100 2001:db8:2::100 (its own /64)
+#  far        198.18.39.15: the last of 10,000 banned addresses
+# Addresses outside the private ranges, which Debian's enabled
+# crowdsecurity/whitelists leaves alone.
+#
+# Then:
+# - the client talks to h01..h04 (portscan false-positive clients) all
+#   along, IPv4 and IPv6: never a failure, never a decision, never in a
+#   set;
+# - the scanner SYN-scans h01 (IPv4 and IPv6 at once): it is in every
+#   host's sets (IPv6: its /64) within BAN_SECS; the latency from the
+#   scan's start to each host is printed (median, worst);
+# - h20 holds the scanner in TARPIT (its set's rule counts);
+# - h20's bouncer stops (it empties the sets, as a reboot would) and
+#   starts: the ban is back within the update interval;
+# - 10,000 decisions imported (cscli decisions import): load time and
+#   memory (ipset's, the bouncer's and crowdsec's) printed, on h20 with
+#   its bouncer alone (0.0.25 runs ipset once per decision); a packet
+#   from one of them is held.
+set -e
+source "$(dirname "$0")/../lib/lib.sh"
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+EXS=$TOP/examples/crowdsec
+N=20
+BAN_SECS=120
+UPDATE=10
+W=$(mktemp -d)
+STOP=$W/stop
+PIDS=()
+HOSTS=$(seq -f 'h%02g' 1 $N)
+NAMESPACES="scanner client far $HOSTS"
+LAPI=192.0.2.1
+SC4=192.0.2.200 SC6=2001:db8:1::7 SCNET6=2001:db8:1::/64
+CL4=192.0.2.100 CL6=2001:db8:2::100
+FAR4=198.18.39.15
+old_all_netns=
+trap 'rc=$?; touch "$STOP"; [ ${#PIDS[@]} = 0 ] || kill "${PIDS[@]}" 2>/dev/null;
+	[ ${#PIDS[@]} = 0 ] || wait "${PIDS[@]}" 2>/dev/null; [ -z "$old_all_netns" ] ||
+	sysctl -qw net.netfilter.nf_log_all_netns="$old_all_netns";
+	flush_rules $HOSTS; ip link del br0 2>/dev/null; rm -rf "$W"; cleanup_namespaces;
+	busywait 120 settled; (exit $rc); cleanup' EXIT
+# settled: no rule holds our targets and matches any more (the deleted
+# namespaces are gone), so that they unload after the test.
+settled() {
+	local m
+	for m in xt_CHAOS xt_DELUDE xt_TARPIT xt_portscan; do
+		[ ! -e "/sys/module/$m/refcnt" ] || [ "$(cat "/sys/module/$m/refcnt")" = 0 ] || return 1
+	done
+}
+
+require python3 nmap socat ipset nft dmesg stdbuf iptables-save
+# Not by require: the machine has no CrowdSec (its packages would start
+# their daemons there); the Debian 13 root has it (tests/debian-root),
+# and tests/run field runs this script on that root only.
+for c in crowdsec cscli crowdsec-firewall-bouncer; do
+	command -v "$c" > /dev/null || { fail "$c installed (tests/debian-root debian13 make)"; finish; }
+done
+
+h4() { echo "192.0.2.$((10 + 10#${1#h}))"; }
+h6() { echo "2001:db8::$((10 + 10#${1#h}))"; }
+now() { echo "$EPOCHREALTIME"; }
+secs() { awk -v s="$1" -v e="$2" 'BEGIN { printf "%.1f", e - s }'; }
+
+# The manual's fleet ruleset and base firewall (as fleet_fail2ban.sh).
+mkdir -p "$W/ex/conf"
+list=$(python3 "$TOP/tests/net/helpers/doc_examples.py" "$W/ex" "$TOP/doc/mkman")
+for f in 4 6; do
+	r=
+	for id in $(awk -F'\t' -v k="restore$f" '$2 == k && $3 == "noflush" { print $1 }' <<< "$list"); do
+		! grep -q -- '--match-set chaostables-ban' "$W/ex/$id" || r=$id
+	done
+	[ -n "$r" ] || { fail "the manual has a v$f fleet ruleset"; finish; }
+	cp "$W/ex/$r" "$W/ex/conf/rules.v$f"
+done
+cp "$TOP/service/allowlist" "$W/ex/conf/"
+manual_example "# /etc/nftables.conf" > "$W/ex/nftables.conf" ||
+	{ fail "the manual has an /etc/nftables.conf example"; finish; }
+# The sets as the shipped drop-in creates them.
+sed -n 's/^ExecStartPre=//p' "$EXS/chaostables.service.d/ipset.conf" > "$W/sets"
+
+# The topology: everyone on br0; the /64s of the scanner and the client
+# are on-link for the hosts, and theirs for them.
+cleanup_namespaces
+ip link del br0 2>/dev/null || true
+ip link add br0 type bridge
+ip addr add $LAPI/24 dev br0
+ip addr add 2001:db8::1/64 dev br0 nodad
+ip link set br0 up
+setup_ns $NAMESPACES
+# plug NS ADDR4/LEN [ADDR6/64]: NS's eth0 on br0.
+plug() {
+	ip link add eth0 netns "$1" type veth peer name "b-$1"
+	ip link set "b-$1" master br0 up
+	ip -n "$1" addr add "$2" dev eth0
+	[ -z "${3:-}" ] || ip -n "$1" addr add "$3" dev eth0 nodad
+	ip -n "$1" link set eth0 up
+}
+for h in $HOSTS; do
+	plug "$h" "$(h4 "$h")/24" "$(h6 "$h")/64"
+	ip -n "$h" -6 route add 2001:db8:1::/64 dev eth0
+	ip -n "$h" -6 route add 2001:db8:2::/64 dev eth0
+	ip -n "$h" route add 198.18.0.0/15 dev eth0
+done
+plug scanner $SC4/24 $SC6/64
+plug client $CL4/24 $CL6/64
+plug far $FAR4/15
+ip -n far route add 192.0.2.0/24 dev eth0
+for n in scanner client; do
+	ip -n "$n" -6 route add 2001:db8::/64 dev eth0
+done
+old_all_netns=$(sysctl -n net.netfilter.nf_log_all_netns)
+sysctl -qw net.netfilter.nf_log_all_netns=1
+
+t=$SECONDS
+for h in $HOSTS; do
+	ns "$h" bash -e "$W/sets"
+	ns "$h" nft -f "$W/ex/nftables.conf"
+	out=$(ns "$h" "$TOP/service/chaostables-load" start "$W/ex/conf" 2>&1) ||
+		{ fail "$h: the fleet ruleset loads (got: $out)"; finish; }
+done
+pass "$N hosts: the drop-in's sets, the base firewall and the fleet ruleset loaded ($((SECONDS - t))s)"
+for h in h01 h02 h03 h04; do
+	tcp_server "$h" 22 "echo SSH-2.0-OpenSSH_9.2p1; exec cat"
+	tcp_server "$h" 80 "exec cat"
+	tcp_server "$h" 443 "echo 220 closing"
+done
+for h in h01 h02 h03 h04; do
+	for p in 22 80 443; do
+		wait_for_tcp_listen "$h" $p v6
+	done
+done
+for a in "$(h4 h$N)" "$(h6 h$N)"; do
+	busywait 30 ns scanner busybox ping -q -c1 -W2 "$a" > /dev/null ||
+		{ fail "topology: the scanner reaches $a"; finish; }
+done
+
+# The kernel's log as rsyslog writes /var/log/kern.log.
+LOG=$W/kern.log
+touch "$LOG"
+{ stdbuf -oL dmesg --follow-new | while IFS= read -r l; do
+	printf '%(%b %e %H:%M:%S)T guest kernel: %s\n' -1 "$l"; done >> "$LOG"; } &
+PIDS+=($!)
+
+# crowdsec: the root's configuration (Debian's enabled hub items) in a
+# directory of its own, the shipped files copied in as the manual says.
+C=$W/etc
+# The guest's /var/lib is its own: the hub items from where
+# /var/lib/crowdsec/hub's links lead, the offline hub.
+HUB=/usr/share/crowdsec/hub
+cp -a /etc/crowdsec "$C"
+rm -f "$C"/acquis.d/* "$C"/local_api_credentials.yaml
+find "$C" -type l | while read -r l; do
+	t=$(readlink "$l")
+	ln -sfn "${t/#\/var\/lib\/crowdsec\/hub\//$HUB/}" "$l"
+done
+mkdir -p "$C/acquis.d" "$C/parsers/s01-parse" "$C/scenarios" "$W/data" "$W/log"
+cp /usr/share/crowdsec/data/* "$W/data/"
+cp "$EXS/parsers/s01-parse/chaostables-logs.yaml" "$C/parsers/s01-parse/"
+cp "$EXS/scenarios/chaostables-portscan.yaml" "$C/scenarios/"
+cat "$EXS/profiles.yaml" /etc/crowdsec/profiles.yaml > "$C/profiles.yaml"
+printf 'filenames:\n  - %s\nlabels:\n  type: syslog\n' "$LOG" > "$C/acquis.yaml"
+sed -i -e "s#/etc/crowdsec/#$C/#g" -e "s#/var/lib/crowdsec/data/#$W/data/#g" \
+	-e "s#^\( *log_dir:\).*#\1 $W/log/#" -e 's#daemonize: true#daemonize: false#' \
+	-e "s#listen_uri: .*#listen_uri: $LAPI:8080#" -e "s#^\( *hub_dir:\).*#\1 $HUB/#" \
+	-e "s#^\( *index_path:\).*#\1 $HUB/.index.json#" "$C/config.yaml"
+cs() { cscli -c "$C/config.yaml" "$@"; }
+: > "$C/local_api_credentials.yaml"
+out=$(cs machines add -a --force 2>&1) || { fail "cscli machines add (got: $out)"; finish; }
+crowdsec -c "$C/config.yaml" > "$W/crowdsec.out" 2>&1 &
+CSPID=$!
+PIDS+=("$CSPID")
+if busywait 120 cs lapi status > /dev/null 2>&1; then
+	pass "crowdsec $(crowdsec -version 2>&1 | grep -o 'v[0-9][^ ]*' | head -n 1): the LAPI answers on $LAPI:8080"
+else
+	fail "crowdsec's LAPI answers (got: $(tail -n 5 "$W/crowdsec.out" "$W/log/crowdsec.log" 2>&1 | tr '\n' ' '))"
+	finish
+fi
+# loaded: the agent has loaded the scenarios (after the LAPI started).
+loaded() { grep -q 'msg="Loaded [0-9]* scenarios"' "$W/log/crowdsec.log"; }
+busywait 120 loaded || true
+expect "the shipped parser and scenario loaded" "*s01-parse/chaostables-logs.yaml*name=chaostables/portscan*" \
+	"$(grep -oE 'file=[^ ]*s01-parse/chaostables-logs.yaml|name=chaostables/portscan' "$W/log/crowdsec.log" | xargs)"
+
+# A bouncer per host, in the host's namespace: Debian's configuration
+# with the LAPI's address, its key and logs of its own, the shipped
+# override as its .local. BACKEND (the postinst's choice) is nftables:
+# only the override makes it fill the sets.
+declare -A BPID
+bouncer() {
+	local h=$1 d=$W/b-$1
+	ns "$h" env BACKEND=nftables \
+		crowdsec-firewall-bouncer -c "$d/b.yaml" > "$d/out" 2>&1 &
+	BPID[$h]=$!
+	PIDS+=($!)
+}
+for h in $HOSTS; do
+	d=$W/b-$h
+	mkdir -p "$d"
+	cs bouncers add "$h" -o raw > "$d/key"
+	sed -e "s#^api_url:.*#api_url: http://$LAPI:8080/#" -e "s#^log_dir:.*#log_dir: $d/#" \
+		-e "s#^api_key:.*#api_key: $(cat "$d/key")#" \
+		-e "s#^pid_dir:.*#pid_dir: $d/#" -e 's#^daemonize:.*#daemonize: false#' \
+		-e 's#^  enabled: true#  enabled: false#' \
+		/etc/crowdsec/bouncers/crowdsec-firewall-bouncer.yaml > "$d/b.yaml"
+	cp "$EXS/bouncers/crowdsec-firewall-bouncer.yaml.local" "$d/b.yaml.local"
+	bouncer "$h"
+done
+# pulled: every bouncer asks the LAPI for decisions and runs.
+pulled() {
+	local h
+	for h in $HOSTS; do
+		grep -q 'Processing new and deleted decisions' "$W/b-$h/crowdsec-firewall-bouncer.log" 2>/dev/null &&
+			kill -0 "${BPID[$h]}" 2>/dev/null || return 1
+	done
+}
+t=$SECONDS
+if busywait 180 pulled && sleep 3 && pulled &&
+   ! grep -l 'error' "$W"/b-h*/crowdsec-firewall-bouncer.log; then
+	pass "$N bouncers pull from the LAPI and run, no error logged ($((SECONDS - t))s to start)"
+else
+	fail "$N bouncers pull from the LAPI and run (got: $(tail -n 4 "$W/b-h01/out" "$W/b-h01/crowdsec-firewall-bouncer.log" 2>&1 | tr '\n' ' '))"
+	finish
+fi
+expect "h01: the bouncer added no nftables table (ipset mode)" "" \
+	"$(ns h01 nft list tables | grep -i crowdsec | xargs)"
+
+# The legitimate client, busy with h01..h04 until $STOP.
+CLP="$TOP/tests/net/helpers/portscan_client.py"
+legit() {
+	local i a c out
+	while [ ! -e "$STOP" ]; do
+		for i in 11 12 13 14; do
+			for a in "192.0.2.$i" "2001:db8::$i"; do
+				for c in "http $a 80" "talk $a 22" "bulk $a 80 200000" "eof $a 443"; do
+					# shellcheck disable=SC2086
+					out=$(ns client timeout 30 python3 "$CLP" $c 2>&1) || true
+					case $out in
+					"echoed "[1-9]* | "banner "[1-9]*" echoed "[1-9]* | \
+					"sent "*" received "[1-9]* | "received "[1-9]*)
+						echo "ok $c" ;;
+					*) echo "FAILED $c: $out" ;;
+					esac
+				done
+			done
+		done
+	done
+}
+legit > "$W/legit.out" 2>&1 &
+LEGIT=$!
+PIDS+=("$LEGIT")
+busywait 60 grep -q "^ok " "$W/legit.out" ||
+	fail "the client's traffic runs (got: $(tail -n 3 "$W/legit.out"))"
+
+# inset H ADDR4 ADDR6: both in H's sets.
+inset() {
+	ns "$1" ipset test chaostables-ban "$2" 2>/dev/null &&
+		ns "$1" ipset test chaostables-ban6 "$3" 2>/dev/null
+}
+declare -A AT
+allbanned() {
+	local h left=0
+	for h in $HOSTS; do
+		[ -z "${AT[$h]:-}" ] || continue
+		if inset "$h" $SC4 $SC6; then AT[$h]=$(now); else left=1; fi
+	done
+	[ $left = 0 ]
+}
+allbanned || true
+expect "before the scan no host has the scanner in its sets" 0 "${#AT[@]}"
+# The scans of h01, v4 and v6 at once.
+t0=$(now)
+for six in "" -6; do
+	a=$(h4 h01)
+	[ -z "$six" ] || a=$(h6 h01)
+	{ scan 120 -sS -T4 --max-retries 1 --host-timeout 100s -p 1-100 $six "$a"; } &
+	PIDS+=($!)
+done
+busywait $BAN_SECS allbanned || true
+lat=()
+for h in $HOSTS; do
+	[ -n "${AT[$h]:-}" ] && lat+=("$(secs "$t0" "${AT[$h]}") $h")
+done
+first=$(grep -m1 -n 'chaostables [a-z]*: ' "$LOG" | cut -d: -f1)
+if [ ${#lat[@]} = $N ]; then
+	sorted=$(printf '%s\n' "${lat[@]}" | sort -n)
+	med=$(sed -n "$((N / 2))p" <<< "$sorted" | cut -d' ' -f1)
+	worst=$(tail -n 1 <<< "$sorted")
+	echo "# fleet timing: scan start -> scanner in a host's sets (v4 and its v6 /64): median ${med}s, worst ${worst% *}s (${worst#* }), first log line at line ${first:-none} of kern.log"
+	printf '%s\n' "$sorted" | xargs -n 2 printf '# %ss %s\n'
+	pass "the scan of h01 banned the scanner on all $N hosts within ${BAN_SECS}s (median ${med}s, worst ${worst% *}s)"
+else
+	fail "the scan of h01 banned the scanner on all $N hosts (expected within ${BAN_SECS}s, got ${#lat[@]}; decisions: $(cs decisions list -o raw 2>&1 | tail -n +2 | head -n 3 | tr '\n' ' '))"
+fi
+expect "the decisions: the scanner's /32 and its /64, bans" \
+	"*Range:$SC4/32*ban*Range:$SCNET6*ban*" \
+	"$(cs decisions list -o json 2>/dev/null | python3 -c '
+import json, sys
+for a in sorted(json.load(sys.stdin) or [], key=lambda a: ":" in a["source"]["value"]):
+    for d in a["decisions"]:
+        print(d["scope"] + ":" + d["value"], d["type"], d["scenario"])' | xargs)"
+
+# h20 holds the scanner on a port it does not serve.
+setpkts() {
+	ns h$N iptables-save -c | sed -n 's/^\[\([0-9]*\):.*--match-set chaostables-ban src -j TARPIT.*/\1/p'
+}
+n0=$(setpkts)
+ns scanner sysctl -qw net.ipv4.tcp_retries2=3
+got=$(CLIENT_SECS=30 tcp_client scanner hold "$(h4 h$N)" 5000 3)
+n1=$(setpkts)
+if [[ "$got" == "held snd_wnd=0 "* ]] && [ "${n1:-0}" -gt "${n0:-0}" ]; then
+	pass "h$N holds the banned scanner in TARPIT ($got; set rule $n0 -> $n1 packets)"
+else
+	fail "h$N holds the banned scanner in TARPIT (expected 'held snd_wnd=0' and more set rule packets than $n0, got '$got', $n1)"
+fi
+ns scanner iptables -A OUTPUT -p tcp --dport 5000 -j DROP
+
+# h20 as if it rebooted: its bouncer stops (and empties the sets), the
+# sets stay empty, it starts again.
+kill "${BPID[h$N]}"
+wait "${BPID[h$N]}" 2>/dev/null || true
+ns h$N ipset flush chaostables-ban
+ns h$N ipset flush chaostables-ban6
+expect "h$N: its sets empty after the bouncer stopped" "0 0" \
+	"$(for s in chaostables-ban chaostables-ban6; do ns h$N ipset list -t $s | sed -n 's/^Number of entries: //p'; done | xargs)"
+t1=$(now)
+bouncer h$N
+if busywait $((2 * UPDATE)) inset h$N $SC4 $SC6; then
+	pass "h$N restarted with empty sets: the ban back after $(secs "$t1" "$(now)")s (bouncer start included; update interval ${UPDATE}s)"
+else
+	fail "h$N restarted with empty sets: the ban back (expected within $((2 * UPDATE))s, got none)"
+fi
+
+touch "$STOP"
+wait "$LEGIT" 2>/dev/null || true
+ok=$(grep -c '^ok ' "$W/legit.out" || true)
+bad=$(grep -c '^FAILED ' "$W/legit.out" || true)
+if [ "$ok" -ge 32 ] && [ "$bad" = 0 ]; then
+	pass "the client's traffic with h01..h04 never failed ($ok exchanges, v4 and v6)"
+else
+	fail "the client's traffic never failed (expected >= 32 ok and none failed, got $ok ok, $bad failed: $(grep -m 2 '^FAILED' "$W/legit.out" | tr '\n' ' '))"
+fi
+expect "the client: no decision" "" \
+	"$(cs decisions list -o raw 2>/dev/null | grep -E "$CL4|2001:db8:2:" | xargs)"
+inclient=
+for h in $HOSTS; do
+	! ns "$h" ipset test chaostables-ban $CL4 2>/dev/null || inclient="$inclient $h"
+	! ns "$h" ipset test chaostables-ban6 $CL6 2>/dev/null || inclient="$inclient $h"
+done
+expect "the client in no host's sets" "" "$inclient"
+
+# 10,000 decisions, on h20 with its bouncer alone.
+for h in $HOSTS; do
+	[ "$h" = h$N ] || [ -z "${BPID[$h]:-}" ] || kill "${BPID[$h]}"
+done
+rss() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
+entries() { ns h$N ipset list -t chaostables-ban | sed -n 's/^Number of entries: //p'; }
+memsz() { ns h$N ipset list -t chaostables-ban | sed -n 's/^Size in memory: //p'; }
+b0=$(rss "${BPID[h$N]}") c0=$(rss $CSPID) m0=$(memsz)
+python3 -c '
+print("duration,scope,type,value,reason")
+for i in range(10000):
+    print("1h,Ip,ban,198.18.%d.%d,chaostables-test" % (i // 256, i % 256))' > "$W/d.csv"
+t2=$(now)
+out=$(cs decisions import -i "$W/d.csv" 2>&1) || fail "cscli decisions import (got: $(tail -n 2 <<< "$out"))"
+t3=$(now)
+_loaded() { [ "$(entries)" -ge 10001 ]; }
+if busywait 900 _loaded; then
+	t4=$(now)
+	b1=$(rss "${BPID[h$N]}") c1=$(rss $CSPID) m1=$(memsz)
+	echo "# 10,000 decisions: import ${t2:+$(secs "$t2" "$t3")}s, in h$N's set $(secs "$t2" "$t4")s after the import began; set memory $m0 -> $m1 bytes; bouncer RSS $b0 -> $b1 kB; crowdsec RSS $c0 -> $c1 kB"
+	pass "10,000 decisions in h$N's set $(secs "$t2" "$t4")s after the import began ($(entries) entries, $m1 bytes)"
+else
+	fail "10,000 decisions in h$N's set (expected >= 10001 entries, got $(entries))"
+fi
+ns far sysctl -qw net.ipv4.tcp_retries2=3
+n0=$(setpkts)
+got=$(CLIENT_SECS=30 tcp_client far hold "$(h4 h$N)" 5000 3)
+n1=$(setpkts)
+if [[ "$got" == "held snd_wnd=0 "* ]] && [ "${n1:-0}" -gt "${n0:-0}" ]; then
+	pass "a packet from $FAR4, the 10,000th decision, is held ($got; set rule $n0 -> $n1 packets)"
+else
+	fail "a packet from $FAR4, the 10,000th decision, is held (expected 'held snd_wnd=0' and more set rule packets than $n0, got '$got', $n1)"
+fi
+
+# The counters (service/chaostables-prom): the Prometheus text format;
+# they moved where their events happened and stayed still elsewhere.
+# prom H: H's metrics, written to a file as the collector reads it.
+prom() {
+	mkdir -p "$W/prom-$1"
+	ns "$1" "$TOP/service/chaostables-prom" "$W/prom-$1/chaostables.prom" &&
+		cat "$W/prom-$1/chaostables.prom"
+}
+# val H METRIC{LABELS}: the sample's value (none: empty).
+val() { awk -v k="$2" '$1 == k { print $2 }' "$W/prom-$1/chaostables.prom"; }
+for h in h01 h02 h$N; do
+	out=$(prom $h 2>&1) || true
+	bad=$(awk '
+		/^# HELP [a-z_]+ ./ { next }
+		/^# TYPE [a-z_]+ (counter|gauge)$/ { typed[$3] = 1; next }
+		/^[a-z_]+(\{[a-z_]+="([^"\\]|\\.)*"(,[a-z_]+="([^"\\]|\\.)*")*\})? [0-9]+$/ {
+			n = $0; sub(/[{ ].*/, "", n); if (n in typed) { ok++; next } }
+		{ print NR ": " $0 }
+		END { if (!ok) print "no sample" }' <<< "$out" | head -n 3)
+	expect "$h: chaostables-prom writes the Prometheus text format, every sample typed" "" "$bad"
+	expect "$h: no temporary file left" "chaostables.prom" "$(ls "$W/prom-$h" | xargs)"
+done
+for f in ipv4 ipv6; do
+	l="{family=\"$f\",class=\"synscan\"}"
+	expect "h01 (scanned): chaostables_scans_logged_total$l moved" "[1-9]*" \
+		"$(val h01 "chaostables_scans_logged_total$l")"
+	expect "h02 (not scanned): chaostables_scans_logged_total$l still" "0" \
+		"$(val h02 "chaostables_scans_logged_total$l")"
+done
+l='{family="ipv4",target="TARPIT"}'
+expect "h$N (held the banned): chaostables_answers_total$l moved" "[1-9]*" \
+	"$(val h$N "chaostables_answers_total$l")"
+expect "h02 (held no one): chaostables_answers_total$l still" "0" \
+	"$(val h02 "chaostables_answers_total$l")"
+expect "h$N: chaostables_set_entries of chaostables-ban, as ipset counts" "$(entries)" \
+	"$(val h$N 'chaostables_set_entries{set="chaostables-ban"}')"
+expect "h01: chaostables_recent_entries of portscan: the scanner (both families share it)" "[1-9]*" \
+	"$(val h01 'chaostables_recent_entries{table="portscan"}')"
+finish
