@@ -56,4 +56,11 @@
 #define chaos_ctl_table const struct ctl_table
 #endif
 
+/* Before 6.12, the unaligned accessors are the architecture's header. */
+#ifdef CHAOS_ASM_UNALIGNED
+#include <asm/unaligned.h>
+#else
+#include <linux/unaligned.h>
+#endif
+
 #endif /* _CHAOSTABLES_COMPAT_H */

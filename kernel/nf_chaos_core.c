@@ -221,6 +221,11 @@ static const struct ctl_table nf_chaos_sysctl_table[] = {
 		.extra1		= SYSCTL_ONE,
 		.extra2		= (void *)&nf_chaos_held_rate_max,
 	},
+	{
+		.procname	= "nf_chaos_services",
+		.mode		= 0644,
+		.proc_handler	= nf_chaos_services_sysctl,
+	},
 	{ }
 };
 
@@ -249,6 +254,7 @@ static int __net_init nf_chaos_net_init(struct net *net)
 	table[1].data = cn;
 	table[2].data = &cn->epoch;
 	table[3].data = &cn->held_rate;
+	table[4].data = cn;
 	cn->sysctl = register_net_sysctl_sz(net, "net/netfilter", table,
 					    ARRAY_SIZE(nf_chaos_sysctl_table) - 1);
 	if (!cn->sysctl)
@@ -271,6 +277,7 @@ static void __net_exit nf_chaos_net_exit(struct net *net)
 
 	unregister_net_sysctl_table(cn->sysctl);
 	kfree(table);
+	nf_chaos_services_exit(cn);
 	nf_chaos_held_exit(cn);
 	nf_chaos_keys_exit(cn);
 }

@@ -10,7 +10,9 @@
  *			our timestamps
  * nf_chaos_limit.c	the token bucket (xt_CHAOS's too), the held
  *			answers' budget per source
- * nf_chaos_banner.c	the greetings of the services we pose as
+ * nf_chaos_services.c	the services we pose as: one per port, and the
+ *			versions each netns shows
+ * nf_chaos_banner.c	their answers: a greeting, or the answer to a request
  * nf_chaos_send.c	IPv4/IPv6 headers, MSS and window from the route,
  *			routed or bridged output
  */
@@ -65,6 +67,7 @@ struct nf_chaos_net {
 	struct nf_chaos_keys __rcu *keys;
 	struct nf_chaos_held_set *held;
 	struct ctl_table_header *sysctl;
+	struct nf_chaos_catalogue __rcu *services;	/* NULL: built-in */
 	unsigned int epoch;		/* seconds */
 	unsigned int held_rate;		/* answers per second and source */
 };
@@ -125,6 +128,54 @@ bool nf_chaos_held_allow(struct net *net, const struct sk_buff *oldskb,
 			 u8 family);
 int nf_chaos_held_init(struct nf_chaos_net *cn);
 void nf_chaos_held_exit(struct nf_chaos_net *cn);
+
+/* nf_chaos_services.c: the services we pose as, and their versions. */
+enum nf_chaos_service {
+	/* They greet first; a port outside the table poses as one of these. */
+	NF_CHAOS_SSH,
+	NF_CHAOS_SMTP,
+	NF_CHAOS_FTP,
+	NF_CHAOS_POP3,
+	NF_CHAOS_IMAP,
+	NF_CHAOS_ANY_PORT,
+	NF_CHAOS_TELNET = NF_CHAOS_ANY_PORT,
+	NF_CHAOS_MYSQL,
+	NF_CHAOS_VNC,
+	NF_CHAOS_PPTP,
+	/* They answer a request. */
+	NF_CHAOS_REQUEST,
+	NF_CHAOS_HTTP = NF_CHAOS_REQUEST,
+	NF_CHAOS_HTTPS,
+	NF_CHAOS_TLS,
+	NF_CHAOS_DNS,
+	NF_CHAOS_RPCBIND,
+	NF_CHAOS_MSRPC,
+	NF_CHAOS_SMB,
+	NF_CHAOS_RDP,
+	NF_CHAOS_REDIS,
+	NF_CHAOS_POSTGRES,
+	NF_CHAOS_SERVICES,
+};
+
+/* The versions a netns shows, as the services print them. */
+enum nf_chaos_version {
+	NF_CHAOS_V_SSH,		/* after "SSH-2.0-" */
+	NF_CHAOS_V_FTP,		/* in vsftpd's "220 (...)" */
+	NF_CHAOS_V_HTTP,	/* the Server header */
+	NF_CHAOS_V_MYSQL,	/* the handshake's server version */
+	NF_CHAOS_V_DNS,		/* version.bind */
+	NF_CHAOS_V_REDIS,	/* redis_version */
+	NF_CHAOS_V_HOSTNAME,	/* in the SMTP greeting */
+	NF_CHAOS_VERSIONS,
+};
+
+#define NF_CHAOS_VERSION_MAX	48	/* characters: HTTPS' answer fits */
+
+enum nf_chaos_service nf_chaos_service(struct net *net, __be16 port);
+const char *nf_chaos_version(struct net *net, enum nf_chaos_version v);
+int nf_chaos_services_sysctl(chaos_ctl_table *table, int write, void *buffer,
+			     size_t *lenp, loff_t *ppos);
+void nf_chaos_services_exit(struct nf_chaos_net *cn);
 
 /* nf_chaos_banner.c */
 unsigned int nf_chaos_banner(struct net *net, char *buf, __be16 port,

@@ -151,7 +151,8 @@ nf_chaos_check(struct net *net, const struct sk_buff *oldskb, u8 family,
 	return ret;
 }
 
-#define NF_CHAOS_REQ_PEEK	16	/* bytes of a request we look at */
+/* Bytes of a request we look at: an SMB negotiate up to its MID. */
+#define NF_CHAOS_REQ_PEEK	36
 
 /*
  * Greet a peer that completed our handshake: the greeting, with a FIN as
