@@ -183,9 +183,9 @@ bool nf_chaos_tcp_answer(struct net *net, struct sk_buff *oldskb,
 		return verdict == NF_CHAOS_OURS;
 
 	if (family == NFPROTO_IPV4)
-		nf_chaos_send4(net, oldskb, &seg);
+		nf_chaos_send4(net, oldskb, &seg, hook);
 	else
-		nf_chaos_send6(net, oldskb, &seg);
+		nf_chaos_send6(net, oldskb, &seg, hook);
 	return true;
 }
 EXPORT_SYMBOL_GPL(nf_chaos_tcp_answer);

@@ -43,6 +43,8 @@ struct nf_chaos_seg {
 	__be32 opt[5];
 	bool tstamp;
 	u8 wscale;		/* of the window field, after the SYN/ACK */
+	u16 sent;		/* by the socket since the SYN/ACK: IP ID */
+	u32 peer_isn;		/* the socket's seed: IP ID, flow label */
 	unsigned int len;
 	char data[NF_CHAOS_BANNER_MAX];
 };
@@ -189,10 +191,10 @@ nf_chaos_plan(struct net *net, struct nf_chaos_seg *seg,
 	      const struct nf_chaos_peer_opts *po,
 	      enum nf_chaos_answer answer);
 
-/* nf_chaos_send.c: send @seg as the answer to @oldskb. */
+/* nf_chaos_send.c: send @seg as the answer to @oldskb, seen at @hook. */
 bool nf_chaos_send4(struct net *net, struct sk_buff *oldskb,
-		    const struct nf_chaos_seg *seg);
+		    const struct nf_chaos_seg *seg, unsigned int hook);
 bool nf_chaos_send6(struct net *net, struct sk_buff *oldskb,
-		    const struct nf_chaos_seg *seg);
+		    const struct nf_chaos_seg *seg, unsigned int hook);
 
 #endif /* _NF_CHAOS_INTERNAL_H */

@@ -7,6 +7,8 @@
 #include <linux/kernel.h>
 #include <linux/skbuff.h>
 #include <linux/tcp.h>
+#include <net/dsfield.h>
+#include <net/inet_ecn.h>
 #include <net/sock.h>
 #include <net/tcp.h>
 #include "nf_chaos_internal.h"
@@ -196,8 +198,9 @@ static enum nf_chaos_verdict
 nf_chaos_later(struct net *net, struct nf_chaos_seg *seg,
 	       const struct sk_buff *oldskb, u8 family,
 	       const struct nf_chaos_peer_opts *po,
-	       const struct nf_chaos_keys *keys, bool wscale)
+	       const struct nf_chaos_keys *keys, bool wscale, u32 rcv_nxt)
 {
+	seg->peer_isn = rcv_nxt - 1;
 	if (wscale)
 		seg->wscale = nf_chaos_rcv_wscale(net);
 	seg->tstamp = po->saw_tstamp &&
@@ -209,6 +212,23 @@ nf_chaos_later(struct net *net, struct nf_chaos_seg *seg,
 						po->tsval);
 	return nf_chaos_held_allow(net, oldskb, family) ? NF_CHAOS_SEND :
 							  NF_CHAOS_OURS;
+}
+
+/*
+ * tcp_ecn_create_request(): ECE to an ECN SYN (ECE and CWR) if the netns
+ * takes ECN (tcp_ecn not 0), but not to a SYN already ECT-marked unless a
+ * reserved bit or AE (NS) is set.
+ */
+static bool nf_chaos_ecn_ok(struct net *net, const struct sk_buff *oldskb,
+			    u8 family, const struct tcphdr *oth)
+{
+	u8 dsfield = family == NFPROTO_IPV4 ?
+		     ipv4_get_dsfield(ip_hdr(oldskb)) :
+		     ipv6_get_dsfield(ipv6_hdr(oldskb));
+
+	return oth->ece && oth->cwr && READ_ONCE(net->ipv4.sysctl_tcp_ecn) &&
+	       (INET_ECN_is_not_ect(dsfield) ||
+		tcp_flag_word(oth) & htonl(0x0F000000));
 }
 
 /*
@@ -235,6 +255,8 @@ nf_chaos_plan_synack(struct net *net, struct nf_chaos_seg *seg,
 	th->ack_seq = htonl(seq + 1);
 	th->syn = 1;
 	th->ack = 1;
+	th->ece = nf_chaos_ecn_ok(net, oldskb, family, oth);
+	seg->peer_isn = seq;
 	/*
 	 * A tarpit offers no window at all: the peer sends no data, only
 	 * window probes, and RFC 1122 has it wait as long as they are
@@ -289,7 +311,8 @@ nf_chaos_plan_greeting(struct net *net, struct nf_chaos_seg *seg,
 		return verdict;
 	if (!nf_chaos_plan_banner(net, seg, oldskb, oth, dlen))
 		return NF_CHAOS_OURS;
-	return nf_chaos_later(net, seg, oldskb, family, po, keys, wscale);
+	return nf_chaos_later(net, seg, oldskb, family, po, keys, wscale,
+			      rcv_nxt);
 }
 
 /*
@@ -323,10 +346,15 @@ nf_chaos_plan_held(struct net *net, struct nf_chaos_seg *seg,
 	 */
 	if (answer == NF_CHAOS_STALL && ntohl(oth->seq) + 1 == rcv_nxt)
 		th->window = htons(NF_CHAOS_WINDOW);
-	return nf_chaos_later(net, seg, oldskb, family, po, keys, wscale);
+	return nf_chaos_later(net, seg, oldskb, family, po, keys, wscale,
+			      rcv_nxt);
 }
 
-/* HONEYPOT: ack the data and FIN of a flow of ours, with an open window. */
+/*
+ * HONEYPOT: ack the data and FIN of a flow of ours, with an open window.
+ * A socket would have acked each earlier segment: as many as fit before
+ * this one if all were as long (a bare FIN's, of the default MSS).
+ */
 static enum nf_chaos_verdict
 nf_chaos_plan_honeypot(struct net *net, struct nf_chaos_seg *seg,
 		       const struct sk_buff *oldskb, u8 family,
@@ -346,7 +374,9 @@ nf_chaos_plan_honeypot(struct net *net, struct nf_chaos_seg *seg,
 	th->ack_seq = htonl(ntohl(oth->seq) + dlen + oth->fin);
 	th->ack = 1;
 	th->window = htons(NF_CHAOS_WINDOW);
-	return nf_chaos_later(net, seg, oldskb, family, po, keys, wscale);
+	seg->sent = (ntohl(oth->seq) - rcv_nxt) / (dlen ?: TCP_MSS_DEFAULT);
+	return nf_chaos_later(net, seg, oldskb, family, po, keys, wscale,
+			      rcv_nxt);
 }
 
 /* Fill @seg with the answer to @oth, which carries @dlen bytes of data. */

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Sending an answer: the IPv4 or IPv6 header, the MSS and window the
- * route sizes, the checksum, conntrack, and output, routed or out of the
- * bridge port the segment came in by.
+ * Sending an answer: the IPv4 or IPv6 header as the host's stack would
+ * write it, the MSS and window the route sizes, the checksum, conntrack,
+ * and output, routed or out of the bridge port the segment came in by.
  */
 #include <linux/netdevice.h>
 #include <linux/netfilter_bridge.h>
@@ -109,6 +109,46 @@ static u32 nf_chaos_bridge_mss(const struct sk_buff *oldskb, u32 nhlen)
 	return oldskb->dev->mtu - nhlen - sizeof(struct tcphdr);
 }
 
+/*
+ * What a socket of the flow draws at random (inet_id, txhash), as a keyed
+ * hash of the flow and the peer's ISN: answers within a connection agree,
+ * a new connection draws anew. The upper half of the hash: our cookie is
+ * the lower half of one, and shows nothing of it.
+ */
+static u32 nf_chaos_sock_rand(struct net *net, const struct sk_buff *oldskb,
+			      u8 family, const struct nf_chaos_seg *seg)
+{
+	return nf_chaos_hash(nf_chaos_keys(net), oldskb, family,
+			     (__force u32)seg->th.dest << 16 |
+			     (__force u16)seg->th.source, seg->peer_isn,
+			     NF_CHAOS_HASH_FLOW) >> 32;
+}
+
+/*
+ * The TTL or hop limit of the route's, as the host's stack sets it; in
+ * FORWARD the protected host's, which we cannot learn: our own default
+ * less the hop its reply would lose through us. A bridge loses none.
+ */
+static u8 nf_chaos_hoplimit(int hoplimit, unsigned int hook)
+{
+	return hook == NF_INET_FORWARD && hoplimit > 1 ? hoplimit - 1 :
+							 hoplimit;
+}
+
+/*
+ * A socket's IPv4 ID (ip_select_ident_segs()): its SYN/ACK, with DF, has
+ * 0, and so has a reset, which no socket sends; its later segments count
+ * from a random start.
+ */
+static __be16 nf_chaos_ip_id(struct net *net, const struct sk_buff *oldskb,
+			     const struct nf_chaos_seg *seg)
+{
+	if (seg->th.syn || seg->th.rst)
+		return 0;
+	return htons(nf_chaos_sock_rand(net, oldskb, NFPROTO_IPV4, seg) +
+		     seg->sent);
+}
+
 /* The IPv4 header of a reply to @oldskb, at the tail of @nskb. */
 static struct iphdr *nf_chaos_iphdr_put(struct sk_buff *nskb,
 					const struct sk_buff *oldskb, u8 ttl)
@@ -163,7 +203,7 @@ static void nf_chaos_put_seg(struct sk_buff *nskb,
  * device offloads.
  */
 bool nf_chaos_send4(struct net *net, struct sk_buff *oldskb,
-		    const struct nf_chaos_seg *seg)
+		    const struct nf_chaos_seg *seg, unsigned int hook)
 {
 	unsigned int tcplen = __tcp_hdrlen(&seg->th) + seg->len;
 	bool bridged = nf_chaos_bridged(oldskb);
@@ -181,6 +221,7 @@ bool nf_chaos_send4(struct net *net, struct sk_buff *oldskb,
 	iph = nf_chaos_iphdr_put(nskb, oldskb,
 				 READ_ONCE(net->ipv4.sysctl_ip_default_ttl));
 	iph->tot_len = htons(sizeof(*iph) + tcplen);
+	iph->id = nf_chaos_ip_id(net, oldskb, seg);
 	nf_chaos_put_seg(nskb, seg);
 
 	if (bridged) {
@@ -192,7 +233,8 @@ bool nf_chaos_send4(struct net *net, struct sk_buff *oldskb,
 			kfree_skb(nskb);
 			return false;
 		}
-		ip_hdr(nskb)->ttl = ip4_dst_hoplimit(skb_dst(nskb));
+		ip_hdr(nskb)->ttl =
+			nf_chaos_hoplimit(ip4_dst_hoplimit(skb_dst(nskb)), hook);
 		mss = dst_metric_advmss(skb_dst(nskb));
 	}
 
@@ -213,48 +255,59 @@ bool nf_chaos_send4(struct net *net, struct sk_buff *oldskb,
 }
 
 /*
- * Route the reply to @oldskb. A scoped peer (fe80::...%eth0) is reached
- * only by the link it spoke on: the input route of a local segment is on
- * the loopback device, where no fe80::/64 route is found.
+ * Route the reply to @oldskb, of flow @fl6. A scoped peer (fe80::...%eth0)
+ * is reached only by the link it spoke on: the input route of a local
+ * segment is on the loopback device, where no fe80::/64 route is found.
  */
 static struct dst_entry *nf_chaos_route6(struct net *net,
 					 struct sk_buff *oldskb,
-					 const struct tcphdr *th, u32 mark)
+					 struct flowi6 *fl6)
 {
-	const struct ipv6hdr *oip6h = ipv6_hdr(oldskb);
 	struct dst_entry *dst;
-	struct flowi6 fl6 = {
-		.flowi6_proto = IPPROTO_TCP,
-		.flowi6_mark = mark,
-		.saddr = oip6h->daddr,
-		.daddr = oip6h->saddr,
-		.fl6_sport = th->source,
-		.fl6_dport = th->dest,
-	};
 
-	if (rt6_need_strict(&fl6.daddr))
-		fl6.flowi6_oif = oldskb->dev->ifindex;
+	if (rt6_need_strict(&fl6->daddr))
+		fl6->flowi6_oif = oldskb->dev->ifindex;
 	else
-		fl6.flowi6_oif = l3mdev_master_ifindex(skb_dst(oldskb)->dev);
-	security_skb_classify_flow(oldskb, flowi6_to_flowi_common(&fl6));
+		fl6->flowi6_oif = l3mdev_master_ifindex(skb_dst(oldskb)->dev);
+	security_skb_classify_flow(oldskb, flowi6_to_flowi_common(fl6));
 
-	dst = ip6_route_output(net, NULL, &fl6);
+	dst = ip6_route_output(net, NULL, fl6);
 	if (dst->error) {
 		dst_release(dst);
 		return NULL;
 	}
-	dst = xfrm_lookup(net, dst, flowi6_to_flowi(&fl6), NULL, 0);
+	dst = xfrm_lookup(net, dst, flowi6_to_flowi(fl6), NULL, 0);
 	return IS_ERR(dst) ? NULL : dst;
 }
 
+/*
+ * The flow label the host's stack writes (ip6_xmit()): per the netns's
+ * auto_flowlabels, from a socket's random txhash (the SYN/ACK's is the
+ * request's, which the connection keeps), or for a reset, which no socket
+ * sends, from the flow's own hash (tcp_v6_send_response()).
+ */
+static __be32 nf_chaos_flowlabel(struct net *net, struct sk_buff *nskb,
+				 const struct sk_buff *oldskb,
+				 const struct nf_chaos_seg *seg,
+				 struct flowi6 *fl6)
+{
+	if (!seg->th.rst)
+		skb_set_hash(nskb, nf_chaos_sock_rand(net, oldskb,
+						      NFPROTO_IPV6, seg),
+			     PKT_HASH_TYPE_L4);
+	return ip6_make_flowlabel(net, nskb, 0, ip6_default_np_autolabel(net),
+				  fl6);
+}
+
 bool nf_chaos_send6(struct net *net, struct sk_buff *oldskb,
-		    const struct nf_chaos_seg *seg)
+		    const struct nf_chaos_seg *seg, unsigned int hook)
 {
 	unsigned int tcplen = __tcp_hdrlen(&seg->th) + seg->len;
 	bool bridged = nf_chaos_bridged(oldskb);
 	struct dst_entry *dst;
 	struct ipv6hdr *ip6h;
 	struct sk_buff *nskb;
+	struct flowi6 fl6;
 	struct tcphdr *th;
 	u32 mss;
 
@@ -269,17 +322,26 @@ bool nf_chaos_send6(struct net *net, struct sk_buff *oldskb,
 	ip6h->payload_len = htons(tcplen);
 	nf_chaos_put_seg(nskb, seg);
 	th = tcp_hdr(nskb);
+	fl6 = (struct flowi6) {
+		.flowi6_proto = IPPROTO_TCP,
+		.flowi6_mark = nskb->mark,
+		.saddr = ip6h->saddr,
+		.daddr = ip6h->daddr,
+		.fl6_sport = th->source,
+		.fl6_dport = th->dest,
+	};
+	ip6_flow_hdr(ip6h, 0, nf_chaos_flowlabel(net, nskb, oldskb, seg, &fl6));
 
 	if (bridged) {
 		mss = nf_chaos_bridge_mss(oldskb, sizeof(*ip6h));
 	} else {
-		dst = nf_chaos_route6(net, oldskb, th, nskb->mark);
+		dst = nf_chaos_route6(net, oldskb, &fl6);
 		if (!dst) {
 			kfree_skb(nskb);
 			return false;
 		}
 		skb_dst_set(nskb, dst);
-		ip6h->hop_limit = ip6_dst_hoplimit(dst);
+		ip6h->hop_limit = nf_chaos_hoplimit(ip6_dst_hoplimit(dst), hook);
 		mss = dst_metric_advmss(dst);
 	}
 
