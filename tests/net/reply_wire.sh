@@ -9,6 +9,9 @@
 #   on and off: checksums correct, TTL/hop limit 64, the SYN/ACK's window
 #   and options (timestamp values aside) those of a real listener on the
 #   host for the same client, no reply larger than the client's SYN;
+# - DELUDE --banner's SYN/ACK and greeting field by field against a real
+#   listener's (helpers/seg_fields.py), in INPUT and FORWARD, to plain and
+#   ECN SYNs;
 # - no reply (host's OUTPUT counter unchanged while the DELUDE rule counts
 #   the packet) to RST, RST/ACK, broadcast, multicast, our own source
 #   address, data offset < 5, data offset past the packet, a truncated TCP
@@ -107,6 +110,70 @@ done
 # The tcp match would drop the truncated headers crafted below.
 for ipt in iptables-legacy ip6tables-legacy; do
 	ns host $ipt -D INPUT -p tcp --dport 8001 -j ACCEPT
+done
+
+# Field by field (tests/net/helpers/seg_fields.py): what client receives
+# of a real listener on host (a greeting first) against DELUDE --banner's,
+# in host's INPUT and in router's FORWARD: the SYN/ACK and the first later
+# segment, IPv4 and IPv6, to a plain SYN and to an ECN SYN (client's
+# tcp_ecn 1), and to an ECN SYN when host's tcp_ecn refuses ECN (0; v4,
+# INPUT). Every difference fails; the manual names what the test cannot
+# see (the ISN's time, the IP ID's count).
+start_tcp_server host 8010 "SSH-2.0-OpenSSH_9.2p1"
+for ipt in iptables-legacy ip6tables-legacy; do
+	ns host $ipt -I INPUT -p tcp --dport 8010 -j ACCEPT
+	ns host $ipt -I INPUT -p tcp --dport 21 -j DELUDE --banner
+	ns router $ipt -I FORWARD -p tcp --dport 25 -j DELUDE --banner
+done
+tcpdump_start client "$tmp/f" 600 --immediate-mode -U -w "$tmp/f.pcap" \
+	-i eth0 "tcp port 8010 or tcp port 21 or tcp port 25"
+cases=()
+for case in "4 1 2" "6 1 2" "4 0 2" "6 0 2" "4 1 0"; do
+	read -r v cecn hecn <<< "$case"
+	target=$HOST4
+	[ "$v" = 6 ] && target=$HOST6
+	ns client sysctl -qw net.ipv4.tcp_ecn="$cecn"
+	ns host sysctl -qw net.ipv4.tcp_ecn="$hecn"
+	what="v$v client tcp_ecn $cecn, host's $hecn"
+	for port in 8010 21 25; do
+		[ "$hecn" = 0 ] && [ $port = 25 ] && continue
+		tcp_client client outcome "$target" $port >/dev/null
+		cases+=("$what, $port")
+	done
+done
+ns client sysctl -qw net.ipv4.tcp_ecn=2
+ns host sysctl -qw net.ipv4.tcp_ecn=2
+# Every SYN/ACK and later segment captured: two from each server.
+seg_seen() {
+	[ "$(tcpdump -r "$tmp/f.pcap" -nn "tcp src port 8010 or tcp src port 21 \
+		or tcp src port 25" 2>/dev/null | wc -l)" -ge $((${#cases[@]} * 2)) ]
+}
+busywait 20 seg_seen || true
+tcpdump_stop
+ns client /usr/bin/python3 "$(dirname "$0")/helpers/seg_fields.py" \
+	"$tmp/f.pcap" > "$tmp/fields"
+# conn N: the fields of connection N
+conn() { awk -v n="$1" '$1 == n { print $2, $3 }' "$tmp/fields"; }
+for i in "${!cases[@]}"; do
+	what=${cases[$i]}
+	case $what in
+	*8010) real=$(conn $((i + 1))); continue ;;
+	*21) what="${what%, 21}, DELUDE in INPUT" ;;
+	*25) what="${what%, 25}, DELUDE in FORWARD" ;;
+	esac
+	got=$(conn $((i + 1)))
+	diffs=$(LC_ALL=C join -a 1 -a 2 -e - -o 0,1.2,2.2 <(echo "$real") \
+		<(echo "$got") | awk '$2 != $3')
+	if [ "$(wc -l <<< "$real")" -ge 10 ] && [ -z "$diffs" ]; then
+		pass "$what: SYN/ACK and later segment as a real listener's"
+	else
+		fail "$what: fields (real, DELUDE): $(tr '\n' ';' <<< "$diffs")"
+	fi
+done
+for ipt in iptables-legacy ip6tables-legacy; do
+	ns host $ipt -D INPUT -p tcp --dport 8010 -j ACCEPT
+	ns host $ipt -D INPUT -p tcp --dport 21 -j DELUDE --banner
+	ns router $ipt -D FORWARD -p tcp --dport 25 -j DELUDE --banner
 done
 
 # TARPIT's SYN/ACK: the real listener's in --stall mode, but for a zero
