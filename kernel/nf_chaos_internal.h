@@ -9,7 +9,7 @@
  * nf_chaos_cookie.c	keyed hashes and keys, the cookie (our ISN), epochs,
  *			our timestamps
  * nf_chaos_limit.c	the token bucket (xt_CHAOS's too), the held
- *			answers' budget per source
+ *			answers' budget per source, the flows greeted
  * nf_chaos_services.c	the services we pose as: one per port, and the
  *			versions each netns shows
  * nf_chaos_banner.c	their answers: a greeting, or the answer to a request
@@ -128,6 +128,8 @@ void nf_chaos_keys_exit(struct nf_chaos_net *cn);
 
 bool nf_chaos_held_allow(struct net *net, const struct sk_buff *oldskb,
 			 u8 family);
+bool nf_chaos_greet_first(struct net *net, const struct sk_buff *oldskb,
+			  u8 family, u32 flow);
 int nf_chaos_held_init(struct nf_chaos_net *cn);
 void nf_chaos_held_exit(struct nf_chaos_net *cn);
 

@@ -45,29 +45,42 @@ EXPORT_SYMBOL_GPL(nf_chaos_bucket_take);
  */
 #define NF_CHAOS_HELD_SETS	128
 #define NF_CHAOS_HELD_WAYS	4
+/* The flows each set remembers having greeted, the oldest forgotten. */
+#define NF_CHAOS_GREETED	8
 
 struct nf_chaos_held_set {
-	spinlock_t lock;	/* of way[] */
+	spinlock_t lock;	/* of way[] and greeted[] */
 	struct {
 		u64 tag;	/* keyed hash of the source, 0 if free */
 		atomic64_t tat;	/* when the bucket is full again, in ns */
 	} way[NF_CHAOS_HELD_WAYS];
+	u32 greeted[NF_CHAOS_GREETED];	/* keyed hashes of flows */
+	u8 next;			/* the greeted[] to forget next */
 };
+
+/* The set of @oldskb's source, whose tag goes to *@tag. */
+static struct nf_chaos_held_set *
+nf_chaos_held_set(struct net *net, const struct sk_buff *oldskb, u8 family,
+		  u64 *tag)
+{
+	*tag = nf_chaos_hash(nf_chaos_keys(net), oldskb, family, 0, 0,
+			     NF_CHAOS_HASH_SNET) | 1;
+	return &nf_chaos_pernet(net)->held[(u32)(*tag >> 32) %
+					   NF_CHAOS_HELD_SETS];
+}
 
 bool nf_chaos_held_allow(struct net *net, const struct sk_buff *oldskb,
 			 u8 family)
 {
 	struct nf_chaos_net *cn = nf_chaos_pernet(net);
-	u64 tag = nf_chaos_hash(nf_chaos_keys(net), oldskb, family, 0, 0,
-				NF_CHAOS_HASH_SNET) | 1;
-	struct nf_chaos_held_set *set;
 	u64 now = ktime_get_mono_fast_ns();
+	struct nf_chaos_held_set *set;
 	unsigned int i, w = 0;
-	u64 interval;
+	u64 interval, tag;
 	bool ok;
 
 	interval = NSEC_PER_SEC / READ_ONCE(cn->held_rate);
-	set = &cn->held[(u32)(tag >> 32) % NF_CHAOS_HELD_SETS];
+	set = nf_chaos_held_set(net, oldskb, family, &tag);
 	spin_lock_bh(&set->lock);
 	for (i = 0; i < NF_CHAOS_HELD_WAYS; i++) {
 		if (set->way[i].tag == tag)
@@ -85,6 +98,34 @@ bool nf_chaos_held_allow(struct net *net, const struct sk_buff *oldskb,
 				  NSEC_PER_SEC);
 	spin_unlock_bh(&set->lock);
 	return ok;
+}
+
+/*
+ * Whether the flow of @oldskb whose keyed hash is @flow is greeted for the
+ * first time, as far as its source's set remembers: a greeting goes once
+ * to a flow, never again to a replay of its ACK, unless NF_CHAOS_GREETED
+ * other flows of the set (other handshakes completed) were greeted since.
+ */
+bool nf_chaos_greet_first(struct net *net, const struct sk_buff *oldskb,
+			  u8 family, u32 flow)
+{
+	struct nf_chaos_held_set *set;
+	unsigned int i;
+	u64 tag;
+
+	set = nf_chaos_held_set(net, oldskb, family, &tag);
+	flow |= 1;
+	spin_lock_bh(&set->lock);
+	for (i = 0; i < NF_CHAOS_GREETED; i++) {
+		if (set->greeted[i] == flow) {
+			spin_unlock_bh(&set->lock);
+			return false;
+		}
+	}
+	set->greeted[set->next] = flow;
+	set->next = (set->next + 1) % NF_CHAOS_GREETED;
+	spin_unlock_bh(&set->lock);
+	return true;
 }
 
 int nf_chaos_held_init(struct nf_chaos_net *cn)

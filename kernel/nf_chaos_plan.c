@@ -311,8 +311,17 @@ nf_chaos_plan_greeting(struct net *net, struct nf_chaos_seg *seg,
 		return verdict;
 	if (!nf_chaos_plan_banner(net, seg, oldskb, oth, dlen))
 		return NF_CHAOS_OURS;
-	return nf_chaos_later(net, seg, oldskb, family, po, keys, wscale,
-			      rcv_nxt);
+	verdict = nf_chaos_later(net, seg, oldskb, family, po, keys, wscale,
+				 rcv_nxt);
+	/* Once a flow: a replayed ACK would have it again, 192 B for 40. */
+	if (verdict == NF_CHAOS_SEND &&
+	    !nf_chaos_greet_first(net, oldskb, family,
+				  nf_chaos_hash(keys, oldskb, family,
+						(__force u32)oth->source << 16 |
+						(__force u16)oth->dest,
+						rcv_nxt, NF_CHAOS_HASH_FLOW)))
+		return NF_CHAOS_OURS;
+	return verdict;
 }
 
 /*

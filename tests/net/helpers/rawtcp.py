@@ -16,6 +16,9 @@ only routed back to us.
   probe SRC DST DPORT SPORT NXT ACK
         send a keepalive of the flow (sequence NXT - 1, acking ACK), print
         "answered" or "silent"
+  greet SRC DST DPORT SPORT COUNT
+        handshake, then its ACK COUNT times, each awaited 2 s: "answered N
+        of COUNT" (a greeting service answers the first only)
   expire SRC DST DPORT SPORT SECS
         handshake, then a keepalive every 0.25 s until one goes
         unanswered: "expired after N.Ns" or "valid for SECS s"
@@ -211,7 +214,8 @@ def probe(w, src, dst, dport, sport, nxt, ack, timeout=2):
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
     w = Wire()
-    if cmd in ("syn", "tsval", "probe", "expire", "hold", "halfopen"):
+    if cmd in ("syn", "tsval", "probe", "greet", "expire", "hold",
+               "halfopen"):
         src, dst, dport, sport = norm(args[0]), norm(args[1]), \
             int(args[2]), int(args[3])
     if cmd == "syn":
@@ -222,6 +226,16 @@ def main():
     elif cmd == "probe":
         ok = probe(w, src, dst, dport, sport, int(args[4]), int(args[5]))
         print("answered" if ok else "silent")
+    elif cmd == "greet":
+        r = syn(w, src, dst, dport, sport)
+        if not r or r[0] != "S.":
+            print("no SYN/ACK")
+            return
+        count, ok = int(args[4]), 0
+        for _ in range(count):
+            w.send(tcp(src, dst, sport, dport, r[1], r[2], 0x10), dst)
+            ok += answer(w, src, dst, dport, sport, 2) is not None
+        print("answered %d of %d" % (ok, count))
     elif cmd == "expire":
         r = syn(w, src, dst, dport, sport)
         if not r or r[0] != "S.":
