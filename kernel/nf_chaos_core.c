@@ -147,10 +147,24 @@ bool nf_chaos_csum_ok(struct sk_buff *skb, u8 family, unsigned int thoff,
 }
 EXPORT_SYMBOL_GPL(nf_chaos_csum_ok);
 
+/* The kind of answer @seg is, to @answer. */
+static enum nf_chaos_kind nf_chaos_kind(const struct nf_chaos_seg *seg,
+					enum nf_chaos_answer answer)
+{
+	if (seg->th.syn)
+		return answer == NF_CHAOS_TARPIT || answer == NF_CHAOS_STALL ?
+		       NF_CHAOS_SENT_HOLD : NF_CHAOS_SENT_SYNACK;
+	if (seg->th.rst)
+		return NF_CHAOS_SENT_RST;
+	return seg->len ? NF_CHAOS_SENT_GREETING : NF_CHAOS_SENT_ACK;
+}
+
 bool nf_chaos_tcp_answer(struct net *net, struct sk_buff *oldskb,
 			 unsigned int hook, u8 family,
-			 enum nf_chaos_answer answer)
+			 enum nf_chaos_answer answer, enum nf_chaos_target by)
 {
+	bool sent;
+
 	enum nf_chaos_verdict verdict;
 	struct nf_chaos_peer_opts po;
 	const struct tcphdr *oth;
@@ -183,9 +197,11 @@ bool nf_chaos_tcp_answer(struct net *net, struct sk_buff *oldskb,
 		return verdict == NF_CHAOS_OURS;
 
 	if (family == NFPROTO_IPV4)
-		nf_chaos_send4(net, oldskb, &seg, hook);
+		sent = nf_chaos_send4(net, oldskb, &seg, hook);
 	else
-		nf_chaos_send6(net, oldskb, &seg, hook);
+		sent = nf_chaos_send6(net, oldskb, &seg, hook);
+	if (sent)
+		nf_chaos_count_sent(net, by, nf_chaos_kind(&seg, answer));
 	return true;
 }
 EXPORT_SYMBOL_GPL(nf_chaos_tcp_answer);
@@ -245,11 +261,15 @@ static int __net_init nf_chaos_net_init(struct net *net)
 	if (ret)
 		goto err_keys;
 
+	ret = nf_chaos_stats_init(net, cn);
+	if (ret)
+		goto err_held;
+
 	ret = -ENOMEM;
 	table = kmemdup(nf_chaos_sysctl_table, sizeof(nf_chaos_sysctl_table),
 			GFP_KERNEL_ACCOUNT);
 	if (!table)
-		goto err_held;
+		goto err_stats;
 	table[0].data = cn;
 	table[1].data = cn;
 	table[2].data = &cn->epoch;
@@ -263,6 +283,8 @@ static int __net_init nf_chaos_net_init(struct net *net)
 
 err_table:
 	kfree(table);
+err_stats:
+	nf_chaos_stats_exit(net, cn);
 err_held:
 	nf_chaos_held_exit(cn);
 err_keys:
@@ -278,6 +300,7 @@ static void __net_exit nf_chaos_net_exit(struct net *net)
 	unregister_net_sysctl_table(cn->sysctl);
 	kfree(table);
 	nf_chaos_services_exit(cn);
+	nf_chaos_stats_exit(net, cn);
 	nf_chaos_held_exit(cn);
 	nf_chaos_keys_exit(cn);
 }

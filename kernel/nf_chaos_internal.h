@@ -15,6 +15,7 @@
  * nf_chaos_banner.c	their answers: a greeting, or the answer to a request
  * nf_chaos_send.c	IPv4/IPv6 headers, MSS and window from the route,
  *			routed or bridged output
+ * nf_chaos_stats.c	the counters and their file, /proc/net/nf_chaos_stat
  */
 #ifndef _NF_CHAOS_INTERNAL_H
 #define _NF_CHAOS_INTERNAL_H
@@ -64,9 +65,16 @@ enum nf_chaos_verdict {
 	NF_CHAOS_SEND,		/* the answer in the nf_chaos_seg */
 };
 
+/* The counters, per CPU: the packet path takes no lock nor atomic. */
+struct nf_chaos_stats {
+	unsigned long sent[NF_CHAOS_TARGETS][NF_CHAOS_KINDS];
+	unsigned long drop[NF_CHAOS_DROPS];
+};
+
 /* The core's state in a network namespace. */
 struct nf_chaos_net {
 	struct nf_chaos_keys __rcu *keys;
+	struct nf_chaos_stats __percpu *stats;
 	struct nf_chaos_held_set *held;
 	struct ctl_table_header *sysctl;
 	struct nf_chaos_catalogue __rcu *services;	/* NULL: built-in */
@@ -198,5 +206,9 @@ bool nf_chaos_send4(struct net *net, struct sk_buff *oldskb,
 		    const struct nf_chaos_seg *seg, unsigned int hook);
 bool nf_chaos_send6(struct net *net, struct sk_buff *oldskb,
 		    const struct nf_chaos_seg *seg, unsigned int hook);
+
+/* nf_chaos_stats.c */
+int nf_chaos_stats_init(struct net *net, struct nf_chaos_net *cn);
+void nf_chaos_stats_exit(struct net *net, struct nf_chaos_net *cn);
 
 #endif /* _NF_CHAOS_INTERNAL_H */

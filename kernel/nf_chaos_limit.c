@@ -97,6 +97,8 @@ bool nf_chaos_held_allow(struct net *net, const struct sk_buff *oldskb,
 	ok = nf_chaos_bucket_take(&set->way[i].tat, now, interval,
 				  NSEC_PER_SEC);
 	spin_unlock_bh(&set->lock);
+	if (!ok)
+		nf_chaos_count_drop(net, NF_CHAOS_DROP_BUDGET);
 	return ok;
 }
 

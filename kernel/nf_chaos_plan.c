@@ -136,6 +136,7 @@ nf_chaos_check(struct net *net, const struct sk_buff *oldskb, u8 family,
 {
 	enum nf_chaos_verdict ret = NF_CHAOS_NOT_OURS;
 	u32 seq = ntohl(oth->seq);
+	bool handshake = false;
 	unsigned int i;
 
 	for (i = 0; i < NF_CHAOS_COOKIES; i++) {
@@ -145,11 +146,14 @@ nf_chaos_check(struct net *net, const struct sk_buff *oldskb, u8 family,
 			continue;
 		if (nf_chaos_acks_cookie(seq, *rcv_nxt, dlen, answer))
 			return NF_CHAOS_SEND;
+		handshake |= seq == *rcv_nxt;	/* unanswered, not a failure */
 		if ((answer == NF_CHAOS_DELUDE_BANNER ||
 		     answer == NF_CHAOS_BANNER) &&
 		    nf_chaos_after_greeting(seq, *rcv_nxt))
 			ret = NF_CHAOS_OURS;
 	}
+	if (ret == NF_CHAOS_NOT_OURS && !handshake)
+		nf_chaos_count_drop(net, NF_CHAOS_DROP_COOKIE);
 	return ret;
 }
 

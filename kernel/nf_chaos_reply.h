@@ -17,6 +17,37 @@ enum nf_chaos_answer {
 	NF_CHAOS_RESET,		/* RST, as a closed port */
 };
 
+/* The target that answers, for the counters. */
+enum nf_chaos_target {
+	NF_CHAOS_BY_DELUDE,
+	NF_CHAOS_BY_TARPIT,
+	NF_CHAOS_BY_CHAOS,
+	NF_CHAOS_TARGETS,
+};
+
+/* The kinds of answer counted. */
+enum nf_chaos_kind {
+	NF_CHAOS_SENT_SYNACK,
+	NF_CHAOS_SENT_HOLD,	/* the SYN/ACK of a held connection */
+	NF_CHAOS_SENT_ACK,	/* to a held or honeypot flow's segment */
+	NF_CHAOS_SENT_RST,
+	NF_CHAOS_SENT_GREETING,
+	NF_CHAOS_SENT_ICMP,
+	NF_CHAOS_KINDS,
+};
+
+/* Why a segment went unanswered, for the counters. */
+enum nf_chaos_drop {
+	NF_CHAOS_DROP_COOKIE,	/* an ACK without a cookie we accept */
+	NF_CHAOS_DROP_BUDGET,	/* over its source's held answers' budget */
+	NF_CHAOS_DROP_RATELIMIT,	/* over a CHAOS rule's rate */
+	NF_CHAOS_DROPS,
+};
+
+void nf_chaos_count_sent(struct net *net, enum nf_chaos_target by,
+			 enum nf_chaos_kind kind);
+void nf_chaos_count_drop(struct net *net, enum nf_chaos_drop why);
+
 /*
  * Forge the answer to @oldskb (IPv4 or IPv6 by @family) and send it.
  * @oldskb must be routed: @hook is NF_INET_LOCAL_IN or NF_INET_FORWARD.
@@ -27,11 +58,12 @@ enum nf_chaos_answer {
  * before (a held peer over its budget, a greeted peer): the caller must
  * not answer it otherwise. The reply is RELATED to @oldskb's conntrack
  * entry, if it has one, else untracked; a bridged @oldskb is answered out
- * of its bridge port. The caller drops @oldskb.
+ * of its bridge port. The caller drops @oldskb. What is sent is counted
+ * as @by's.
  */
 bool nf_chaos_tcp_answer(struct net *net, struct sk_buff *oldskb,
 			 unsigned int hook, u8 family,
-			 enum nf_chaos_answer answer);
+			 enum nf_chaos_answer answer, enum nf_chaos_target by);
 
 /* Whether the @len bytes of @proto at @thoff of @skb have a good checksum. */
 bool nf_chaos_csum_ok(struct sk_buff *skb, u8 family, unsigned int thoff,

@@ -217,8 +217,10 @@ static bool chaos_refuse(const struct sk_buff *skb,
 	spare = climb ? 0 : st->bucket.interval;
 	if (!nf_chaos_bucket_take(&st->bucket.tat, ticks << CHAOS_FRAC,
 				  st->bucket.interval,
-				  st->bucket.tolerance - spare))
+				  st->bucket.tolerance - spare)) {
+		nf_chaos_count_drop(xt_net(par), NF_CHAOS_DROP_RATELIMIT);
 		return false;
+	}
 	if (!climb) {
 		WRITE_ONCE(source->other, now);
 		return true;
@@ -277,7 +279,7 @@ static void chaos_tcp(struct sk_buff *skb, const struct xt_action_param *par,
 	 */
 	if (info->variant == XT_CHAOS_TARPIT && th->ack && !th->syn) {
 		nf_chaos_tcp_answer(net, skb, xt_hooknum(par), xt_family(par),
-				    NF_CHAOS_TARPIT);
+				    NF_CHAOS_TARPIT, NF_CHAOS_BY_CHAOS);
 		return;
 	}
 
@@ -288,7 +290,7 @@ static void chaos_tcp(struct sk_buff *skb, const struct xt_action_param *par,
 	 */
 	if ((info->flags & XT_CHAOS_BANNER) && th->ack && !th->syn &&
 	    nf_chaos_tcp_answer(net, skb, xt_hooknum(par), xt_family(par),
-				NF_CHAOS_BANNER))
+				NF_CHAOS_BANNER, NF_CHAOS_BY_CHAOS))
 		return;
 
 	/* A positive answer, so not rate limited. */
@@ -298,13 +300,14 @@ static void chaos_tcp(struct sk_buff *skb, const struct xt_action_param *par,
 	     PORTSCAN_OPENING_SYN)) {
 		nf_chaos_tcp_answer(net, skb, xt_hooknum(par), xt_family(par),
 				    info->variant == XT_CHAOS_TARPIT ?
-				    NF_CHAOS_TARPIT : NF_CHAOS_DELUDE);
+				    NF_CHAOS_TARPIT : NF_CHAOS_DELUDE,
+				    NF_CHAOS_BY_CHAOS);
 		return;
 	}
 
 	if (chaos_refuse(skb, par, IPPROTO_TCP, th->source, th->dest))
 		nf_chaos_tcp_answer(net, skb, xt_hooknum(par), xt_family(par),
-				    NF_CHAOS_RESET);
+				    NF_CHAOS_RESET, NF_CHAOS_BY_CHAOS);
 }
 
 /* What a stack without the port or protocol sends (v6: a firewalled one). */
@@ -317,6 +320,7 @@ static void chaos_unreach(struct sk_buff *skb,
 	else
 		nf_send_unreach6(xt_net(par), skb, port ? ICMPV6_PORT_UNREACH :
 				 ICMPV6_ADM_PROHIBITED, xt_hooknum(par));
+	nf_chaos_count_sent(xt_net(par), NF_CHAOS_BY_CHAOS, NF_CHAOS_SENT_ICMP);
 }
 
 /*

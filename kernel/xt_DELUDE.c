@@ -17,7 +17,7 @@ static unsigned int DELUDE_tg(struct sk_buff *skb,
 			      const struct xt_action_param *par)
 {
 	nf_chaos_tcp_answer(xt_net(par), skb, xt_hooknum(par), xt_family(par),
-			    NF_CHAOS_DELUDE);
+			    NF_CHAOS_DELUDE, NF_CHAOS_BY_DELUDE);
 	return NF_DROP;
 }
 
@@ -28,7 +28,8 @@ static unsigned int DELUDE_tg1(struct sk_buff *skb,
 
 	nf_chaos_tcp_answer(xt_net(par), skb, xt_hooknum(par), xt_family(par),
 			    info->flags & XT_DELUDE_BANNER ?
-			    NF_CHAOS_DELUDE_BANNER : NF_CHAOS_DELUDE);
+			    NF_CHAOS_DELUDE_BANNER : NF_CHAOS_DELUDE,
+			    NF_CHAOS_BY_DELUDE);
 	return NF_DROP;
 }
 

@@ -31,7 +31,7 @@ static unsigned int TARPIT_tg(struct sk_buff *skb,
 	const struct xt_tarpit_tginfo *info = par->targinfo;
 
 	nf_chaos_tcp_answer(xt_net(par), skb, xt_hooknum(par), xt_family(par),
-			    tarpit_answers[info->mode]);
+			    tarpit_answers[info->mode], NF_CHAOS_BY_TARPIT);
 	return NF_DROP;
 }
 
