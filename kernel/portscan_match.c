@@ -11,16 +11,21 @@
 #include <linux/netfilter/xt_portscan.h>
 #include <net/netfilter/nf_conntrack.h>
 #include "portscan_classify.h"
+#include "portscan_stats.h"
 #include "portscan_track.h"
 
 static bool portscan_mt(const struct sk_buff *skb, struct xt_action_param *par)
 {
 	const struct xt_portscan_mtinfo *info = par->matchinfo;
+	unsigned int classes;
 
 	if (par->fragoff)
 		return false;
-	return portscan_classify(skb, par->thoff, par->state,
-				 info->mark_mask) & info->match;
+	classes = portscan_classify(skb, par->thoff, par->state,
+				    info->mark_mask) & info->match;
+	if (classes)
+		portscan_count(xt_net(par), classes);
+	return classes;
 }
 
 static int portscan_mt_check(const struct xt_mtchk_param *par)
@@ -46,12 +51,22 @@ static int portscan_mt_check(const struct xt_mtchk_param *par)
 	}
 	ret = portscan_track_get(par->net, par->family, info->mark_mask);
 	if (ret < 0)
-		nf_ct_netns_put(par->net, par->family);
+		goto err_ct;
+	ret = portscan_stats_get(par->net);
+	if (ret < 0)
+		goto err_track;
+	return 0;
+
+err_track:
+	portscan_track_put(par->net, par->family);
+err_ct:
+	nf_ct_netns_put(par->net, par->family);
 	return ret;
 }
 
 static void portscan_mt_destroy(const struct xt_mtdtor_param *par)
 {
+	portscan_stats_put(par->net);
 	portscan_track_put(par->net, par->family);
 	nf_ct_netns_put(par->net, par->family);
 }
@@ -87,15 +102,25 @@ static int __init portscan_mt_init(void)
 	ret = portscan_track_init();
 	if (ret < 0)
 		return ret;
+	ret = portscan_stats_init();
+	if (ret < 0)
+		goto err_track;
 	ret = xt_register_matches(portscan_mt_reg, ARRAY_SIZE(portscan_mt_reg));
 	if (ret < 0)
-		portscan_track_exit();
+		goto err_stats;
+	return 0;
+
+err_stats:
+	portscan_stats_exit();
+err_track:
+	portscan_track_exit();
 	return ret;
 }
 
 static void __exit portscan_mt_exit(void)
 {
 	xt_unregister_matches(portscan_mt_reg, ARRAY_SIZE(portscan_mt_reg));
+	portscan_stats_exit();
 	portscan_track_exit();
 }
 
