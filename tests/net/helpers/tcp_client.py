@@ -3,6 +3,9 @@
 """TCP clients for the DELUDE/TARPIT VM tests. Each prints one result line.
 
   connect HOST PORT        connect only: connected[, then reset]|refused|timeout
+  greeted HOST PORT        connect, send nothing, read what the peer sends
+                           first, close: "greeted N" (its bytes)|closed|
+                           reset|refused|timeout
   outcome HOST PORT        connect, send, read: refused|reset|closed|timeout|data
   hold HOST PORT SECS      connect, fill the send buffer, watch TCP_INFO for
                            SECS: "held snd_wnd=N backoff=N acked=N
@@ -75,6 +78,20 @@ def outcome(host, port):
     except socket.timeout:
         return "timeout"
     return "data" if data else "closed"
+
+
+def greeted(host, port):
+    try:
+        s = connect(host, port)
+        data = s.recv(4096)
+    except ConnectionRefusedError:
+        return "refused"
+    except ConnectionResetError:
+        return "reset"
+    except socket.timeout:
+        return "timeout"
+    s.close()
+    return "greeted %d" % len(data) if data else "closed"
 
 
 def connect_only(host, port):
@@ -179,6 +196,8 @@ def main(argv):
     cmd, host, port = argv[1], argv[2], int(argv[3])
     if cmd == "connect":
         print(connect_only(host, port))
+    elif cmd == "greeted":
+        print(greeted(host, port))
     elif cmd == "outcome":
         print(outcome(host, port))
     elif cmd == "hold":
