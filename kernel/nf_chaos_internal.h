@@ -46,6 +46,7 @@ struct nf_chaos_seg {
 	u8 wscale;		/* of the window field, after the SYN/ACK */
 	u16 sent;		/* by the socket since the SYN/ACK: IP ID */
 	u32 peer_isn;		/* the socket's seed: IP ID, flow label */
+	const struct nf_chaos_keys *keys;	/* of the cookie; under RCU */
 	unsigned int len;
 	char data[NF_CHAOS_BANNER_MAX];
 };

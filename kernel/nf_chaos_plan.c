@@ -55,8 +55,7 @@ static unsigned int nf_chaos_syn_opts(struct net *net,
 		n += nf_chaos_put_ts(&seg->opt[n], sack ?
 				     TCPOPT_SACK_PERM << 8 | TCPOLEN_SACK_PERM :
 				     TCPOPT_NOP << 8 | TCPOPT_NOP,
-				     nf_chaos_tsval(nf_chaos_keys(net),
-						    oldskb, family),
+				     nf_chaos_tsval(seg->keys, oldskb, family),
 				     po->tsval);
 	else if (sack)
 		seg->opt[n++] = htonl(TCPOPT_NOP << 24 | TCPOPT_NOP << 16 |
@@ -194,8 +193,9 @@ static bool nf_chaos_plan_banner(struct net *net, struct nf_chaos_seg *seg,
 /*
  * The rest of an answer to a later segment of a flow of ours, as from the
  * SYN/ACK on: its window scaled if the SYN/ACK offered scaling (@wscale),
- * and our timestamp to a peer that sends them, by the clock of the
- * cookie's key set (@keys), so that a key change moves no TSval back.
+ * and our timestamp to a peer that sends them; the timestamp clock, IP ID
+ * and flow label those of the cookie's key set (@keys), so that after a
+ * key change they still follow the SYN/ACK's.
  * It is sent if its source's budget allows.
  */
 static enum nf_chaos_verdict
@@ -205,6 +205,7 @@ nf_chaos_later(struct net *net, struct nf_chaos_seg *seg,
 	       const struct nf_chaos_keys *keys, bool wscale, u32 rcv_nxt)
 {
 	seg->peer_isn = rcv_nxt - 1;
+	seg->keys = keys;
 	if (wscale)
 		seg->wscale = nf_chaos_rcv_wscale(net);
 	seg->tstamp = po->saw_tstamp &&
@@ -251,9 +252,9 @@ nf_chaos_plan_synack(struct net *net, struct nf_chaos_seg *seg,
 
 	if (oth->fin)
 		return NF_CHAOS_NOT_OURS;
+	seg->keys = nf_chaos_keys(net);
 	th->doff += nf_chaos_syn_opts(net, seg, oldskb, family, po);
-	th->seq = htonl(seq + nf_chaos_cookie(nf_chaos_keys(net), oldskb,
-					      family, oth,
+	th->seq = htonl(seq + nf_chaos_cookie(seg->keys, oldskb, family, oth,
 					      nf_chaos_epoch(net)) +
 			(seg->wscale ? NF_CHAOS_COOKIE_WSCALE : 0));
 	th->ack_seq = htonl(seq + 1);

@@ -113,12 +113,13 @@ static u32 nf_chaos_bridge_mss(const struct sk_buff *oldskb, u32 nhlen)
  * What a socket of the flow draws at random (inet_id, txhash), as a keyed
  * hash of the flow and the peer's ISN: answers within a connection agree,
  * a new connection draws anew. The upper half of the hash: our cookie is
- * the lower half of one, and shows nothing of it.
+ * the lower half of one, and shows nothing of it. By the key set of the
+ * flow's cookie, which a key change leaves as it was.
  */
-static u32 nf_chaos_sock_rand(struct net *net, const struct sk_buff *oldskb,
-			      u8 family, const struct nf_chaos_seg *seg)
+static u32 nf_chaos_sock_rand(const struct sk_buff *oldskb, u8 family,
+			      const struct nf_chaos_seg *seg)
 {
-	return nf_chaos_hash(nf_chaos_keys(net), oldskb, family,
+	return nf_chaos_hash(seg->keys, oldskb, family,
 			     (__force u32)seg->th.dest << 16 |
 			     (__force u16)seg->th.source, seg->peer_isn,
 			     NF_CHAOS_HASH_FLOW) >> 32;
@@ -140,12 +141,12 @@ static u8 nf_chaos_hoplimit(int hoplimit, unsigned int hook)
  * 0, and so has a reset, which no socket sends; its later segments count
  * from a random start.
  */
-static __be16 nf_chaos_ip_id(struct net *net, const struct sk_buff *oldskb,
+static __be16 nf_chaos_ip_id(const struct sk_buff *oldskb,
 			     const struct nf_chaos_seg *seg)
 {
 	if (seg->th.syn || seg->th.rst)
 		return 0;
-	return htons(nf_chaos_sock_rand(net, oldskb, NFPROTO_IPV4, seg) +
+	return htons(nf_chaos_sock_rand(oldskb, NFPROTO_IPV4, seg) +
 		     seg->sent);
 }
 
@@ -221,7 +222,7 @@ bool nf_chaos_send4(struct net *net, struct sk_buff *oldskb,
 	iph = nf_chaos_iphdr_put(nskb, oldskb,
 				 READ_ONCE(net->ipv4.sysctl_ip_default_ttl));
 	iph->tot_len = htons(sizeof(*iph) + tcplen);
-	iph->id = nf_chaos_ip_id(net, oldskb, seg);
+	iph->id = nf_chaos_ip_id(oldskb, seg);
 	nf_chaos_put_seg(nskb, seg);
 
 	if (bridged) {
@@ -292,8 +293,8 @@ static __be32 nf_chaos_flowlabel(struct net *net, struct sk_buff *nskb,
 				 struct flowi6 *fl6)
 {
 	if (!seg->th.rst)
-		skb_set_hash(nskb, nf_chaos_sock_rand(net, oldskb,
-						      NFPROTO_IPV6, seg),
+		skb_set_hash(nskb, nf_chaos_sock_rand(oldskb, NFPROTO_IPV6,
+						      seg),
 			     PKT_HASH_TYPE_L4);
 	return ip6_make_flowlabel(net, nskb, 0, ip6_default_np_autolabel(net),
 				  fl6);

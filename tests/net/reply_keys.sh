@@ -18,7 +18,8 @@
 #   key, another for another, and not the key;
 # - a key rotation cuts no hold: with an epoch of 4 s a cookie of the old
 #   key lives as long as it would have (4 to 8 s), the new key's
-#   validates at once;
+#   validates at once, and a held flow's answers keep their IPv4 ID and
+#   IPv6 flow label across the change;
 # - our TSval follows the wall clock, as HA peers of different uptimes
 #   must (PAWS): a step of the guest's clock by 100 s moves it by as much.
 set -e
@@ -92,6 +93,27 @@ expect "key_id is 8 hex digits" "[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f
 if ns host sh -c 'echo 0 > /proc/sys/net/netfilter/nf_chaos_key_id' 2>/dev/null; then
 	fail "nf_chaos_key_id written (expected it read-only)"
 fi
+
+# A key change leaves a flow's IPv4 ID and IPv6 flow label as they were:
+# they are the flow's socket's, drawn by the key of its cookie.
+go=$(mktemp -u)
+for v in 4 6; do
+	src=$SCANNER4 dst=$HOST4 key=00112233445566778899aabbccddee0$v
+	[ $v = 4 ] || src=$SCANNER6 dst=$HOST6
+	out=$(mktemp)
+	rawtcp scanner idents "$src" "$dst" 9001 $((41020 + v)) "$go" > "$out" &
+	busywait 20 grep -q . "$out" || fail "v$v no answer before the key change"
+	ns host sysctl -qw net.netfilter.nf_chaos_key=$key
+	touch "$go"
+	wait $!
+	read -r id1 id2 < "$out"
+	if [ "$id1" = "$id2" ] && [ "$id1" != none ]; then
+		pass "v$v a key change keeps a flow's IDs: $id1, then $id2"
+	else
+		fail "v$v IDs across a key change (expected two equal, got: $(cat "$out"))"
+	fi
+	rm -f "$out" "$go"
+done
 
 # held IPT: whether host's TARPIT rules counted a SYN and two keepalives
 held() {

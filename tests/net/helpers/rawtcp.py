@@ -19,6 +19,10 @@ only routed back to us.
   greet SRC DST DPORT SPORT COUNT
         handshake, then its ACK COUNT times, each awaited 2 s: "answered N
         of COUNT" (a greeting service answers the first only)
+  idents SRC DST DPORT SPORT GOFILE
+        handshake, a keepalive, then (once GOFILE exists, 5 minutes at
+        most) another: the IPv4 ID or IPv6 flow label of each answer,
+        "ID ID" ("none" for a missing one)
   expire SRC DST DPORT SPORT SECS
         handshake, then a keepalive every 0.25 s until one goes
         unanswered: "expired after N.Ns" or "valid for SECS s"
@@ -126,7 +130,8 @@ class Wire:
 
     def recv(self, timeout):
         """The next incoming TCP segment as (src, dst, sport, dport, flags,
-        seq, ack), or None at the timeout."""
+        seq, ack, tsval, ident), ident the IPv4 ID or the IPv6 flow label;
+        or None at the timeout."""
         end = time.monotonic() + timeout
         while True:
             left = end - time.monotonic()
@@ -151,8 +156,12 @@ def parse(p, ethertype):
     else:
         return None
     sport, dport, seq, ack, doff, flags = struct.unpack("!HHIIBB", th[:14])
+    if ethertype == 0x0800:
+        ident = struct.unpack("!H", p[4:6])[0]
+    else:
+        ident = struct.unpack("!I", p[0:4])[0] & 0xfffff
     return (src, dst, sport, dport, flags, seq, ack,
-            tsval(th[20:(doff >> 4) * 4]))
+            tsval(th[20:(doff >> 4) * 4]), ident)
 
 
 def tsval(opts):
@@ -214,7 +223,7 @@ def probe(w, src, dst, dport, sport, nxt, ack, timeout=2):
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
     w = Wire()
-    if cmd in ("syn", "tsval", "probe", "greet", "expire", "hold",
+    if cmd in ("syn", "tsval", "probe", "greet", "idents", "expire", "hold",
                "halfopen"):
         src, dst, dport, sport = norm(args[0]), norm(args[1]), \
             int(args[2]), int(args[3])
@@ -236,6 +245,21 @@ def main():
             w.send(tcp(src, dst, sport, dport, r[1], r[2], 0x10), dst)
             ok += answer(w, src, dst, dport, sport, 2) is not None
         print("answered %d of %d" % (ok, count))
+    elif cmd == "idents":
+        r = syn(w, src, dst, dport, sport)
+        if not r or r[0] != "S.":
+            print("no SYN/ACK")
+            return
+        ids = []
+        for i in range(2):
+            end = time.monotonic() + 300
+            while i and not os.path.exists(args[4]) and \
+                    time.monotonic() < end:
+                time.sleep(0.1)
+            w.send(tcp(src, dst, sport, dport, r[1] - 1, r[2], 0x10), dst)
+            seg = answer(w, src, dst, dport, sport, 2)
+            ids.append(str(seg[8]) if seg else "none")
+            print(ids[-1], end=" " if not i else "\n", flush=True)
     elif cmd == "expire":
         r = syn(w, src, dst, dport, sport)
         if not r or r[0] != "S.":
