@@ -184,11 +184,12 @@ static void nf_chaos_keys_free(struct rcu_head *head)
 
 /*
  * A fresh set of keys from @master, in place of the netns's, which stays
- * accepted as @prev. The same key again (a service restart) changes
- * nothing, so that it ends no grace.
+ * accepted as @prev; unless @replace is false and the netns has keys. The
+ * same key again (a service restart) changes nothing, so that it ends no
+ * grace.
  */
 static int nf_chaos_keys_set(struct nf_chaos_net *cn,
-			     const siphash_key_t *master)
+			     const siphash_key_t *master, bool replace)
 {
 	struct nf_chaos_keys *keys, *old, *gone = NULL;
 	u32 span = READ_ONCE(cn->epoch);
@@ -209,7 +210,8 @@ static int nf_chaos_keys_set(struct nf_chaos_net *cn,
 	mutex_lock(&nf_chaos_keys_mutex);
 	old = rcu_dereference_protected(cn->keys,
 					lockdep_is_held(&nf_chaos_keys_mutex));
-	if (old && !memcmp(old->key, keys->key, sizeof(keys->key))) {
+	if (old && (!replace ||
+		    !memcmp(old->key, keys->key, sizeof(keys->key)))) {
 		mutex_unlock(&nf_chaos_keys_mutex);
 		kfree_sensitive(keys);
 		return 0;
@@ -255,7 +257,7 @@ int nf_chaos_key_sysctl(chaos_ctl_table *table, int write, void *buffer,
 		ret = kstrtou64(word, 16, &master.key[i]);
 	}
 	if (!ret)
-		ret = nf_chaos_keys_set(table->data, &master);
+		ret = nf_chaos_keys_set(table->data, &master, true);
 	memzero_explicit(hex, sizeof(hex));
 	memzero_explicit(word, sizeof(word));
 	memzero_explicit(&master, sizeof(master));
@@ -271,7 +273,8 @@ int nf_chaos_key_id_sysctl(chaos_ctl_table *table, int write, void *buffer,
 			   size_t *lenp, loff_t *ppos)
 {
 	struct nf_chaos_net *cn = table->data;
-	char id[2 * sizeof(u32) + 1];
+	const struct nf_chaos_keys *keys;
+	char id[2 * sizeof(u32) + 1] = "";
 	struct ctl_table tmp = {
 		.data	= id,
 		.maxlen	= sizeof(id),
@@ -279,19 +282,25 @@ int nf_chaos_key_id_sysctl(chaos_ctl_table *table, int write, void *buffer,
 
 	if (write)
 		return -EPERM;
+	/* Empty until a rule or a write made a key. */
 	rcu_read_lock();
-	snprintf(id, sizeof(id), "%08x", rcu_dereference(cn->keys)->id);
+	keys = rcu_dereference(cn->keys);
+	if (keys)
+		snprintf(id, sizeof(id), "%08x", keys->id);
 	rcu_read_unlock();
 	return proc_dostring(&tmp, write, buffer, lenp, ppos);
 }
 
+/* A random key, unless the netns has one: at its first rule. */
 int nf_chaos_keys_init(struct nf_chaos_net *cn)
 {
 	siphash_key_t master;
 	int ret;
 
+	if (rcu_access_pointer(cn->keys))
+		return 0;
 	get_random_bytes(&master, sizeof(master));
-	ret = nf_chaos_keys_set(cn, &master);
+	ret = nf_chaos_keys_set(cn, &master, false);
 	memzero_explicit(&master, sizeof(master));
 	return ret;
 }
@@ -300,6 +309,7 @@ void nf_chaos_keys_exit(struct nf_chaos_net *cn)
 {
 	struct nf_chaos_keys *keys = rcu_dereference_protected(cn->keys, true);
 
-	kfree_sensitive(rcu_dereference_protected(keys->prev, true));
+	if (keys)
+		kfree_sensitive(rcu_dereference_protected(keys->prev, true));
 	kfree_sensitive(keys);
 }

@@ -10,11 +10,13 @@
 
 #include <linux/kernel.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/netfilter.h>
 #include <linux/netfilter_ipv4.h>
 #include <linux/netfilter_ipv6.h>
 #include <linux/rcupdate.h>
 #include <linux/siphash.h>
+#include <linux/slab.h>
 #include <linux/sysctl.h>
 #include <linux/tcp.h>
 #include <net/addrconf.h>
@@ -27,6 +29,7 @@
 #include "nf_chaos_internal.h"
 
 unsigned int nf_chaos_net_id __read_mostly;
+static DEFINE_MUTEX(nf_chaos_net_mutex);
 
 static const struct tcphdr *
 nf_chaos_tcphdr_get4(struct net *net, struct sk_buff *oldskb,
@@ -178,6 +181,9 @@ bool nf_chaos_tcp_answer(struct net *net, struct sk_buff *oldskb,
 	 */
 	if (oldskb->pkt_type != PACKET_HOST)
 		return false;
+	/* A netns without rules of ours has no keys to answer with. */
+	if (!rcu_access_pointer(nf_chaos_pernet(net)->live))
+		return false;
 
 	if (family == NFPROTO_IPV4)
 		oth = nf_chaos_tcphdr_get4(net, oldskb, &buf, hook, &tcplen);
@@ -205,6 +211,53 @@ bool nf_chaos_tcp_answer(struct net *net, struct sk_buff *oldskb,
 	return true;
 }
 EXPORT_SYMBOL_GPL(nf_chaos_tcp_answer);
+
+/*
+ * The first rule of ours in a netns makes its answers' state, and its
+ * keys unless an admin wrote one; the last one frees the state, once no
+ * packet can be using it.
+ */
+int nf_chaos_net_get(struct net *net)
+{
+	struct nf_chaos_net *cn = nf_chaos_pernet(net);
+	struct nf_chaos_live *live;
+	int ret = 0;
+
+	mutex_lock(&nf_chaos_net_mutex);
+	if (cn->users)
+		goto out;
+	ret = nf_chaos_keys_init(cn);
+	if (ret)
+		goto unlock;
+	live = kvzalloc(sizeof(*live), GFP_KERNEL_ACCOUNT);
+	if (!live) {
+		ret = -ENOMEM;
+		goto unlock;
+	}
+	nf_chaos_held_init(live->held);
+	rcu_assign_pointer(cn->live, live);
+out:
+	cn->users++;
+unlock:
+	mutex_unlock(&nf_chaos_net_mutex);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(nf_chaos_net_get);
+
+void nf_chaos_net_put(struct net *net)
+{
+	struct nf_chaos_net *cn = nf_chaos_pernet(net);
+	struct nf_chaos_live *live = NULL;
+
+	mutex_lock(&nf_chaos_net_mutex);
+	if (!--cn->users)
+		live = rcu_replace_pointer(cn->live, NULL,
+					   lockdep_is_held(&nf_chaos_net_mutex));
+	mutex_unlock(&nf_chaos_net_mutex);
+	if (live)
+		kvfree_rcu(live, rcu);
+}
+EXPORT_SYMBOL_GPL(nf_chaos_net_put);
 
 static const unsigned int nf_chaos_epoch_max = NF_CHAOS_EPOCH_MAX;
 static const unsigned int nf_chaos_held_rate_max = NF_CHAOS_HELD_RATE_MAX;
@@ -253,17 +306,9 @@ static int __net_init nf_chaos_net_init(struct net *net)
 
 	cn->epoch = NF_CHAOS_EPOCH;
 	cn->held_rate = NF_CHAOS_HELD_RATE;
-	ret = nf_chaos_keys_init(cn);
-	if (ret)
-		return ret;
-
-	ret = nf_chaos_held_init(cn);
-	if (ret)
-		goto err_keys;
-
 	ret = nf_chaos_stats_init(net, cn);
 	if (ret)
-		goto err_held;
+		return ret;
 
 	ret = -ENOMEM;
 	table = kmemdup(nf_chaos_sysctl_table, sizeof(nf_chaos_sysctl_table),
@@ -285,13 +330,14 @@ err_table:
 	kfree(table);
 err_stats:
 	nf_chaos_stats_exit(net, cn);
-err_held:
-	nf_chaos_held_exit(cn);
-err_keys:
-	nf_chaos_keys_exit(cn);
 	return ret;
 }
 
+/*
+ * The rules of a dying netns may go after this, their table's exit
+ * following ours: then the last of them frees @live, and net_generic
+ * data outlives every exit method.
+ */
 static void __net_exit nf_chaos_net_exit(struct net *net)
 {
 	struct nf_chaos_net *cn = nf_chaos_pernet(net);
@@ -301,7 +347,6 @@ static void __net_exit nf_chaos_net_exit(struct net *net)
 	kfree(table);
 	nf_chaos_services_exit(cn);
 	nf_chaos_stats_exit(net, cn);
-	nf_chaos_held_exit(cn);
 	nf_chaos_keys_exit(cn);
 }
 

@@ -20,8 +20,10 @@
 #ifndef _NF_CHAOS_INTERNAL_H
 #define _NF_CHAOS_INTERNAL_H
 
+#include <linux/atomic.h>
 #include <linux/bits.h>
 #include <linux/skbuff.h>
+#include <linux/spinlock.h>
 #include <linux/sysctl.h>
 #include <linux/tcp.h>
 #include <linux/types.h>
@@ -72,13 +74,20 @@ struct nf_chaos_stats {
 	unsigned long drop[NF_CHAOS_DROPS];
 };
 
-/* The core's state in a network namespace. */
+/*
+ * The core's state in a network namespace. Without rules of ours it is
+ * this and the sysctls, under 1 KiB: the answers' state (@live) exists
+ * from the first rule to the last (nf_chaos_net_get()). The keys, made by
+ * the first write of nf_chaos_key or the first rule, stay until the netns
+ * goes, so that rules loaded after the key, or loaded again, keep it.
+ */
 struct nf_chaos_net {
 	struct nf_chaos_keys __rcu *keys;
 	struct nf_chaos_stats __percpu *stats;
-	struct nf_chaos_held_set *held;
+	struct nf_chaos_live __rcu *live;	/* NULL: no rule of ours */
 	struct ctl_table_header *sysctl;
 	struct nf_chaos_catalogue __rcu *services;	/* NULL: built-in */
+	unsigned int users;		/* rules, under nf_chaos_net_mutex */
 	unsigned int epoch;		/* seconds */
 	unsigned int held_rate;		/* answers per second and source */
 };
@@ -135,12 +144,36 @@ void nf_chaos_keys_exit(struct nf_chaos_net *cn);
 #define NF_CHAOS_HELD_RATE	1000	/* default, answers per second */
 #define NF_CHAOS_HELD_RATE_MAX	1000000
 
+/*
+ * The held answers' budgets: a small table per netns of exact sources
+ * (keyed hashes of 64 bits), a few ways a set.
+ */
+#define NF_CHAOS_HELD_SETS	128
+#define NF_CHAOS_HELD_WAYS	4
+/* The flows each set remembers having greeted, the oldest forgotten. */
+#define NF_CHAOS_GREETED	8
+
+struct nf_chaos_held_set {
+	spinlock_t lock;	/* of way[] and greeted[] */
+	struct {
+		u64 tag;	/* keyed hash of the source, 0 if free */
+		atomic64_t tat;	/* when the bucket is full again, in ns */
+	} way[NF_CHAOS_HELD_WAYS];
+	u32 greeted[NF_CHAOS_GREETED];	/* keyed hashes of flows */
+	u8 next;			/* the greeted[] to forget next */
+};
+
 bool nf_chaos_held_allow(struct net *net, const struct sk_buff *oldskb,
 			 u8 family);
 bool nf_chaos_greet_first(struct net *net, const struct sk_buff *oldskb,
 			  u8 family, u32 flow);
-int nf_chaos_held_init(struct nf_chaos_net *cn);
-void nf_chaos_held_exit(struct nf_chaos_net *cn);
+void nf_chaos_held_init(struct nf_chaos_held_set *held);
+
+/* What a netns has while it has rules of ours: some KiB. */
+struct nf_chaos_live {
+	struct rcu_head rcu;
+	struct nf_chaos_held_set held[NF_CHAOS_HELD_SETS];
+};
 
 /* nf_chaos_services.c: the services we pose as, and their versions. */
 enum nf_chaos_service {

@@ -12,7 +12,7 @@
 #include <linux/atomic.h>
 #include <linux/export.h>
 #include <linux/ktime.h>
-#include <linux/slab.h>
+#include <linux/rcupdate.h>
 #include <linux/spinlock.h>
 #include "nf_chaos_internal.h"
 
@@ -37,36 +37,25 @@ bool nf_chaos_bucket_take(atomic64_t *tat, u64 now, u64 interval,
 EXPORT_SYMBOL_GPL(nf_chaos_bucket_take);
 
 /*
- * The held answers' budgets: a small table per netns of exact sources
- * (keyed hashes of 64 bits), a few ways a set. A source that finds no
- * way of its own takes the fullest one, which loses the least: others
- * cannot drain its budget, however many sources they have, and
- * evicting it gives it a full one back.
+ * The held answers' budgets (struct nf_chaos_held_set): a source that
+ * finds no way of its own takes the fullest one, which loses the least:
+ * others cannot drain its budget, however many sources they have, and
+ * evicting it gives it a full one back. Without rules in the netns there
+ * is no set: no budget, no answer and no greeting.
  */
-#define NF_CHAOS_HELD_SETS	128
-#define NF_CHAOS_HELD_WAYS	4
-/* The flows each set remembers having greeted, the oldest forgotten. */
-#define NF_CHAOS_GREETED	8
 
-struct nf_chaos_held_set {
-	spinlock_t lock;	/* of way[] and greeted[] */
-	struct {
-		u64 tag;	/* keyed hash of the source, 0 if free */
-		atomic64_t tat;	/* when the bucket is full again, in ns */
-	} way[NF_CHAOS_HELD_WAYS];
-	u32 greeted[NF_CHAOS_GREETED];	/* keyed hashes of flows */
-	u8 next;			/* the greeted[] to forget next */
-};
-
-/* The set of @oldskb's source, whose tag goes to *@tag. */
+/* The set of @oldskb's source, whose tag goes to *@tag; NULL if none. */
 static struct nf_chaos_held_set *
 nf_chaos_held_set(struct net *net, const struct sk_buff *oldskb, u8 family,
 		  u64 *tag)
 {
+	struct nf_chaos_live *live = rcu_dereference(nf_chaos_pernet(net)->live);
+
+	if (!live)
+		return NULL;
 	*tag = nf_chaos_hash(nf_chaos_keys(net), oldskb, family, 0, 0,
 			     NF_CHAOS_HASH_SNET) | 1;
-	return &nf_chaos_pernet(net)->held[(u32)(*tag >> 32) %
-					   NF_CHAOS_HELD_SETS];
+	return &live->held[(u32)(*tag >> 32) % NF_CHAOS_HELD_SETS];
 }
 
 bool nf_chaos_held_allow(struct net *net, const struct sk_buff *oldskb,
@@ -79,8 +68,10 @@ bool nf_chaos_held_allow(struct net *net, const struct sk_buff *oldskb,
 	u64 interval, tag;
 	bool ok;
 
-	interval = NSEC_PER_SEC / READ_ONCE(cn->held_rate);
 	set = nf_chaos_held_set(net, oldskb, family, &tag);
+	if (!set)
+		return false;
+	interval = NSEC_PER_SEC / READ_ONCE(cn->held_rate);
 	spin_lock_bh(&set->lock);
 	for (i = 0; i < NF_CHAOS_HELD_WAYS; i++) {
 		if (set->way[i].tag == tag)
@@ -116,6 +107,8 @@ bool nf_chaos_greet_first(struct net *net, const struct sk_buff *oldskb,
 	u64 tag;
 
 	set = nf_chaos_held_set(net, oldskb, family, &tag);
+	if (!set)
+		return false;
 	flow |= 1;
 	spin_lock_bh(&set->lock);
 	for (i = 0; i < NF_CHAOS_GREETED; i++) {
@@ -130,20 +123,10 @@ bool nf_chaos_greet_first(struct net *net, const struct sk_buff *oldskb,
 	return true;
 }
 
-int nf_chaos_held_init(struct nf_chaos_net *cn)
+void nf_chaos_held_init(struct nf_chaos_held_set *held)
 {
 	unsigned int i;
 
-	cn->held = kvcalloc(NF_CHAOS_HELD_SETS, sizeof(*cn->held),
-			    GFP_KERNEL_ACCOUNT);
-	if (!cn->held)
-		return -ENOMEM;
 	for (i = 0; i < NF_CHAOS_HELD_SETS; i++)
-		spin_lock_init(&cn->held[i].lock);
-	return 0;
-}
-
-void nf_chaos_held_exit(struct nf_chaos_net *cn)
-{
-	kvfree(cn->held);
+		spin_lock_init(&held[i].lock);
 }

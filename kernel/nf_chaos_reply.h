@@ -65,6 +65,14 @@ bool nf_chaos_tcp_answer(struct net *net, struct sk_buff *oldskb,
 			 unsigned int hook, u8 family,
 			 enum nf_chaos_answer answer, enum nf_chaos_target by);
 
+/*
+ * A rule that answers with nf_chaos_tcp_answer() holds the core's state in
+ * its netns: nf_chaos_net_get() in its checkentry, nf_chaos_net_put() in
+ * its destroy.
+ */
+int nf_chaos_net_get(struct net *net);
+void nf_chaos_net_put(struct net *net);
+
 /* Whether the @len bytes of @proto at @thoff of @skb have a good checksum. */
 bool nf_chaos_csum_ok(struct sk_buff *skb, u8 family, unsigned int thoff,
 		      unsigned int len, u8 proto);

@@ -434,18 +434,26 @@ static int chaos_tg_check(const struct xt_tgchk_param *par)
 	st->seed = get_random_u32();
 	get_random_bytes(&st->key, sizeof(st->key));
 
+	ret = nf_chaos_net_get(par->net);
+	if (ret)
+		goto err_st;
 	/* The classifier tells opening SYNs by their conntrack state. */
 	if (info->variant != XT_CHAOS_NORMAL) {
 		ret = nf_ct_netns_get(par->net, par->family);
 		if (ret < 0) {
 			pr_info_ratelimited("cannot load conntrack support for proto=%u\n",
 					    par->family);
-			kvfree(st);
-			return ret;
+			goto err_net;
 		}
 	}
 	info->priv = st;
 	return 0;
+
+err_net:
+	nf_chaos_net_put(par->net);
+err_st:
+	kvfree(st);
+	return ret;
 }
 
 static void chaos_tg_destroy(const struct xt_tgdtor_param *par)
@@ -454,6 +462,7 @@ static void chaos_tg_destroy(const struct xt_tgdtor_param *par)
 
 	if (info->variant != XT_CHAOS_NORMAL)
 		nf_ct_netns_put(par->net, par->family);
+	nf_chaos_net_put(par->net);
 	kvfree(info->priv);
 }
 

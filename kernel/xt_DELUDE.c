@@ -33,6 +33,12 @@ static unsigned int DELUDE_tg1(struct sk_buff *skb,
 	return NF_DROP;
 }
 
+/* The answer core's state in the netns lives while rules do. */
+static int DELUDE_tg_check(const struct xt_tgchk_param *par)
+{
+	return nf_chaos_net_get(par->net);
+}
+
 static int DELUDE_tg_check1(const struct xt_tgchk_param *par)
 {
 	const struct xt_delude_tginfo *info = par->targinfo;
@@ -41,7 +47,12 @@ static int DELUDE_tg_check1(const struct xt_tgchk_param *par)
 		pr_info_ratelimited("unknown flags %#x\n", info->flags);
 		return -EINVAL;
 	}
-	return 0;
+	return DELUDE_tg_check(par);
+}
+
+static void DELUDE_tg_destroy(const struct xt_tgdtor_param *par)
+{
+	nf_chaos_net_put(par->net);
 }
 
 /* x_tables itself refuses other hooks and rules without "-p tcp". */
@@ -51,6 +62,8 @@ static struct xt_target DELUDE_tg_reg[] __read_mostly = {
 		.revision	= 0,
 		.family		= NFPROTO_IPV4,
 		.target		= DELUDE_tg,
+		.checkentry	= DELUDE_tg_check,
+		.destroy	= DELUDE_tg_destroy,
 		.proto		= IPPROTO_TCP,
 		.hooks		= (1 << NF_INET_LOCAL_IN) |
 				  (1 << NF_INET_FORWARD),
@@ -61,6 +74,8 @@ static struct xt_target DELUDE_tg_reg[] __read_mostly = {
 		.revision	= 0,
 		.family		= NFPROTO_IPV6,
 		.target		= DELUDE_tg,
+		.checkentry	= DELUDE_tg_check,
+		.destroy	= DELUDE_tg_destroy,
 		.proto		= IPPROTO_TCP,
 		.hooks		= (1 << NF_INET_LOCAL_IN) |
 				  (1 << NF_INET_FORWARD),
@@ -72,6 +87,7 @@ static struct xt_target DELUDE_tg_reg[] __read_mostly = {
 		.family		= NFPROTO_IPV4,
 		.target		= DELUDE_tg1,
 		.checkentry	= DELUDE_tg_check1,
+		.destroy	= DELUDE_tg_destroy,
 		.targetsize	= sizeof(struct xt_delude_tginfo),
 		.proto		= IPPROTO_TCP,
 		.hooks		= (1 << NF_INET_LOCAL_IN) |
@@ -84,6 +100,7 @@ static struct xt_target DELUDE_tg_reg[] __read_mostly = {
 		.family		= NFPROTO_IPV6,
 		.target		= DELUDE_tg1,
 		.checkentry	= DELUDE_tg_check1,
+		.destroy	= DELUDE_tg_destroy,
 		.targetsize	= sizeof(struct xt_delude_tginfo),
 		.proto		= IPPROTO_TCP,
 		.hooks		= (1 << NF_INET_LOCAL_IN) |

@@ -79,7 +79,13 @@ static int TARPIT_tg_check_mode(const struct xt_tgchk_param *par,
 		pr_info_ratelimited("unknown mode %u\n", info->mode);
 		return -EINVAL;
 	}
-	return 0;
+	/* The answer core's state in the netns lives while rules do. */
+	return nf_chaos_net_get(par->net);
+}
+
+static void TARPIT_tg_destroy(const struct xt_tgdtor_param *par)
+{
+	nf_chaos_net_put(par->net);
 }
 
 static int TARPIT_tg_check(const struct xt_tgchk_param *par)
@@ -99,6 +105,7 @@ static int TARPIT_tg_check1(const struct xt_tgchk_param *par)
 	.family		= fam,						\
 	.target		= TARPIT_tg,					\
 	.checkentry	= check,					\
+	.destroy	= TARPIT_tg_destroy,				\
 	.targetsize	= sizeof(struct xt_tarpit_tginfo),		\
 	.hooks		= (1 << NF_INET_LOCAL_IN) |			\
 			  (1 << NF_INET_FORWARD),			\
