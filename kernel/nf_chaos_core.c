@@ -14,6 +14,7 @@
 #include <linux/netfilter.h>
 #include <linux/netfilter_ipv4.h>
 #include <linux/netfilter_ipv6.h>
+#include <linux/percpu.h>
 #include <linux/rcupdate.h>
 #include <linux/siphash.h>
 #include <linux/slab.h>
@@ -229,11 +230,17 @@ int nf_chaos_net_get(struct net *net)
 	ret = nf_chaos_keys_init(cn);
 	if (ret)
 		goto unlock;
+	ret = -ENOMEM;
 	live = kvzalloc(sizeof(*live), GFP_KERNEL_ACCOUNT);
-	if (!live) {
-		ret = -ENOMEM;
+	if (!live)
+		goto unlock;
+	live->stats = alloc_percpu_gfp(struct nf_chaos_stats,
+				       GFP_KERNEL_ACCOUNT);
+	if (!live->stats) {
+		kvfree(live);
 		goto unlock;
 	}
+	ret = 0;
 	nf_chaos_held_init(live->held);
 	rcu_assign_pointer(cn->live, live);
 out:
@@ -243,6 +250,15 @@ unlock:
 	return ret;
 }
 EXPORT_SYMBOL_GPL(nf_chaos_net_get);
+
+static void nf_chaos_live_free(struct rcu_head *head)
+{
+	struct nf_chaos_live *live = container_of(head, struct nf_chaos_live,
+						  rcu);
+
+	free_percpu(live->stats);
+	kvfree(live);
+}
 
 void nf_chaos_net_put(struct net *net)
 {
@@ -255,7 +271,7 @@ void nf_chaos_net_put(struct net *net)
 					   lockdep_is_held(&nf_chaos_net_mutex));
 	mutex_unlock(&nf_chaos_net_mutex);
 	if (live)
-		kvfree_rcu(live, rcu);
+		call_rcu(&live->rcu, nf_chaos_live_free);
 }
 EXPORT_SYMBOL_GPL(nf_chaos_net_put);
 
@@ -306,7 +322,7 @@ static int __net_init nf_chaos_net_init(struct net *net)
 
 	cn->epoch = NF_CHAOS_EPOCH;
 	cn->held_rate = NF_CHAOS_HELD_RATE;
-	ret = nf_chaos_stats_init(net, cn);
+	ret = nf_chaos_stats_init(net);
 	if (ret)
 		return ret;
 
@@ -329,7 +345,7 @@ static int __net_init nf_chaos_net_init(struct net *net)
 err_table:
 	kfree(table);
 err_stats:
-	nf_chaos_stats_exit(net, cn);
+	nf_chaos_stats_exit(net);
 	return ret;
 }
 
@@ -346,7 +362,7 @@ static void __net_exit nf_chaos_net_exit(struct net *net)
 	unregister_net_sysctl_table(cn->sysctl);
 	kfree(table);
 	nf_chaos_services_exit(cn);
-	nf_chaos_stats_exit(net, cn);
+	nf_chaos_stats_exit(net);
 	nf_chaos_keys_exit(cn);
 }
 
@@ -365,7 +381,10 @@ static int __init nf_chaos_reply_init(void)
 static void __exit nf_chaos_reply_exit(void)
 {
 	unregister_pernet_subsys(&nf_chaos_net_ops);
-	/* Keys replaced by nf_chaos_key wait for nf_chaos_keys_free(). */
+	/*
+	 * Keys replaced by nf_chaos_key wait for nf_chaos_keys_free(), the
+	 * state of a netns whose last rule went for nf_chaos_live_free().
+	 */
 	rcu_barrier();
 }
 

@@ -83,7 +83,6 @@ struct nf_chaos_stats {
  */
 struct nf_chaos_net {
 	struct nf_chaos_keys __rcu *keys;
-	struct nf_chaos_stats __percpu *stats;
 	struct nf_chaos_live __rcu *live;	/* NULL: no rule of ours */
 	struct ctl_table_header *sysctl;
 	struct nf_chaos_catalogue __rcu *services;	/* NULL: built-in */
@@ -172,6 +171,7 @@ void nf_chaos_held_init(struct nf_chaos_held_set *held);
 /* What a netns has while it has rules of ours: some KiB. */
 struct nf_chaos_live {
 	struct rcu_head rcu;
+	struct nf_chaos_stats __percpu *stats;
 	struct nf_chaos_held_set held[NF_CHAOS_HELD_SETS];
 };
 
@@ -242,7 +242,7 @@ bool nf_chaos_send6(struct net *net, struct sk_buff *oldskb,
 		    const struct nf_chaos_seg *seg, unsigned int hook);
 
 /* nf_chaos_stats.c */
-int nf_chaos_stats_init(struct net *net, struct nf_chaos_net *cn);
-void nf_chaos_stats_exit(struct net *net, struct nf_chaos_net *cn);
+int nf_chaos_stats_init(struct net *net);
+void nf_chaos_stats_exit(struct net *net);
 
 #endif /* _NF_CHAOS_INTERNAL_H */

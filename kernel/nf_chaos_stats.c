@@ -3,11 +3,14 @@
  * The counters of a network namespace: the answers sent, by target and
  * kind, and the segments left unanswered, by reason. Per CPU, summed when
  * /proc/net/nf_chaos_stat is read, one "Name<TAB>value" line each, as
- * /proc/net/xfrm_stat and snmp6 print theirs.
+ * /proc/net/xfrm_stat and snmp6 print theirs. They are part of the state
+ * a netns has while it has rules of ours: zero without rules, and again
+ * after the last rule goes.
  */
 #include <linux/export.h>
 #include <linux/percpu.h>
 #include <linux/proc_fs.h>
+#include <linux/rcupdate.h>
 #include <linux/seq_file.h>
 #include <linux/seq_file_net.h>
 #include "nf_chaos_internal.h"
@@ -15,13 +18,19 @@
 void nf_chaos_count_sent(struct net *net, enum nf_chaos_target by,
 			 enum nf_chaos_kind kind)
 {
-	this_cpu_inc(nf_chaos_pernet(net)->stats->sent[by][kind]);
+	struct nf_chaos_live *live = rcu_dereference(nf_chaos_pernet(net)->live);
+
+	if (live)
+		this_cpu_inc(live->stats->sent[by][kind]);
 }
 EXPORT_SYMBOL_GPL(nf_chaos_count_sent);
 
 void nf_chaos_count_drop(struct net *net, enum nf_chaos_drop why)
 {
-	this_cpu_inc(nf_chaos_pernet(net)->stats->drop[why]);
+	struct nf_chaos_live *live = rcu_dereference(nf_chaos_pernet(net)->live);
+
+	if (live)
+		this_cpu_inc(live->stats->drop[why]);
 }
 EXPORT_SYMBOL_GPL(nf_chaos_count_drop);
 
@@ -56,18 +65,24 @@ static int nf_chaos_stat_show(struct seq_file *seq, void *v)
 {
 	struct nf_chaos_net *cn = nf_chaos_pernet(seq_file_single_net(seq));
 	unsigned long sum[ARRAY_SIZE(nf_chaos_sent_names) + NF_CHAOS_DROPS] = {};
-	const struct nf_chaos_stats *st;
 	unsigned int i, n = ARRAY_SIZE(nf_chaos_sent_names);
+	const struct nf_chaos_stats *st;
+	struct nf_chaos_live *live;
 	int cpu;
 
+	rcu_read_lock();
+	live = rcu_dereference(cn->live);
 	for_each_possible_cpu(cpu) {
-		st = per_cpu_ptr(cn->stats, cpu);
+		if (!live)
+			break;
+		st = per_cpu_ptr(live->stats, cpu);
 		for (i = 0; i < n; i++)
 			sum[i] += READ_ONCE(st->sent[nf_chaos_sent_names[i].by]
 						    [nf_chaos_sent_names[i].kind]);
 		for (i = 0; i < NF_CHAOS_DROPS; i++)
 			sum[n + i] += READ_ONCE(st->drop[i]);
 	}
+	rcu_read_unlock();
 	for (i = 0; i < n; i++)
 		seq_printf(seq, "%-24s\t%lu\n", nf_chaos_sent_names[i].name,
 			   sum[i]);
@@ -77,21 +92,15 @@ static int nf_chaos_stat_show(struct seq_file *seq, void *v)
 	return 0;
 }
 
-int nf_chaos_stats_init(struct net *net, struct nf_chaos_net *cn)
+int nf_chaos_stats_init(struct net *net)
 {
-	cn->stats = alloc_percpu_gfp(struct nf_chaos_stats, GFP_KERNEL_ACCOUNT);
-	if (!cn->stats)
-		return -ENOMEM;
 	if (!proc_create_net_single("nf_chaos_stat", 0444, net->proc_net,
-				    nf_chaos_stat_show, NULL)) {
-		free_percpu(cn->stats);
+				    nf_chaos_stat_show, NULL))
 		return -ENOMEM;
-	}
 	return 0;
 }
 
-void nf_chaos_stats_exit(struct net *net, struct nf_chaos_net *cn)
+void nf_chaos_stats_exit(struct net *net)
 {
 	remove_proc_entry("nf_chaos_stat", net->proc_net);
-	free_percpu(cn->stats);
 }
