@@ -137,9 +137,10 @@ done
 expect "chaostables-prom: every kernel metric typed" "" \
 	"$(awk '/^# TYPE/ { t[$3] = 1 } /^chaostables_/ { sub(/[{ ].*/, "", $1); if (!($1 in t)) print $1 }' <<< "$prom" | sort -u | xargs)"
 
-# Rules gone: xt_portscan's counters go with its last rule.
+# Rules gone: the counters go with the last rule.
 ns host iptables-legacy -F INPUT
-expect "portscan counters without rules" "0 0 0 0 0" \
-	"$(ns host awk '{ print $2 }' /proc/net/xt_portscan_stat | xargs)"
+ns host ip6tables-legacy -F INPUT
+expect "the counters once the last rule is gone: 21, all zero" "21 0" \
+	"$(stats | awk '{ s += $2 } END { print NR, s }')"
 
 finish
