@@ -134,8 +134,9 @@ check: deps
 check-install: deps
 	tests/run install
 
-# Not in check: eight systemd boots under TCG, Debian 13 and 12, and an HA
-# pair of two guests (tests/field).
+# Not in check: eight systemd boots under TCG, Debian 13 and 12, a host
+# booted twice, an HA pair of two guests and the CrowdSec fleet
+# (tests/field).
 check-field: deps
 	tests/run field
 
