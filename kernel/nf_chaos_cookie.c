@@ -19,14 +19,16 @@
 
 /*
  * A key per network namespace and per hash: the answer budgets' slots,
- * the timestamp offsets, the cookies and the service of each port. All
- * derive from one key, random unless an admin sets it
- * (net.netfilter.nf_chaos_key), so that two firewalls behind one address
- * accept each other's cookies and pose as the same services.
+ * the timestamp offsets, the cookies, the service of each port and
+ * xt_CHAOS's tables of sources. All derive from one key, random unless an
+ * admin sets it (net.netfilter.nf_chaos_key), so that two firewalls behind
+ * one address accept each other's cookies and pose as the same services,
+ * and no secret is drawn on its own.
  */
 #define NF_CHAOS_KEY_PORT	NF_CHAOS_HASHES
 #define NF_CHAOS_KEYS		(NF_CHAOS_KEY_PORT + 1)
 #define NF_CHAOS_KEY_ID		NF_CHAOS_KEYS	/* what the fingerprint hashes */
+#define NF_CHAOS_KEY_SOURCE	(NF_CHAOS_KEY_ID + 1)
 
 /*
  * A key set. After a write of nf_chaos_key the set it replaced is @prev,
@@ -36,6 +38,7 @@
  */
 struct nf_chaos_keys {
 	siphash_key_t key[NF_CHAOS_KEYS];
+	siphash_key_t source;	/* nf_chaos_source_hash()'s */
 	struct nf_chaos_keys __rcu *prev;
 	time64_t prev_until;
 	u32 id;			/* net.netfilter.nf_chaos_key_id */
@@ -171,6 +174,22 @@ u32 nf_chaos_tsval(const struct nf_chaos_keys *keys,
 				  NF_CHAOS_HASH_ADDRS);
 }
 
+/*
+ * A keyed hash of @skb's whole source address, which xt_CHAOS's tables
+ * are indexed by: no source can choose an address whose hash is a
+ * victim's (ipv6_addr_hash() folds the words of an address together).
+ */
+u32 nf_chaos_source_hash(struct net *net, const struct sk_buff *skb,
+			 u8 family)
+{
+	const siphash_key_t *key = &nf_chaos_keys(net)->source;
+
+	if (family == NFPROTO_IPV4)
+		return siphash_1u32((__force u32)ip_hdr(skb)->saddr, key);
+	return siphash(&ipv6_hdr(skb)->saddr, sizeof(struct in6_addr), key);
+}
+EXPORT_SYMBOL_GPL(nf_chaos_source_hash);
+
 /* A keyed hash of @port, the same in every netns that has our key. */
 u32 nf_chaos_port_hash(struct net *net, u16 port)
 {
@@ -202,6 +221,8 @@ static int nf_chaos_keys_set(struct nf_chaos_net *cn,
 		keys->key[i].key[0] = siphash_2u32(i, 0, master);
 		keys->key[i].key[1] = siphash_2u32(i, 1, master);
 	}
+	keys->source.key[0] = siphash_2u32(NF_CHAOS_KEY_SOURCE, 0, master);
+	keys->source.key[1] = siphash_2u32(NF_CHAOS_KEY_SOURCE, 1, master);
 	keys->id = siphash_2u32(NF_CHAOS_KEY_ID, 0, master) >> 32;
 	/* The old cookies live to the end of the next epoch, as they would. */
 	keys->prev_until = (div_u64(ktime_get_real_seconds(), span) + 2) *

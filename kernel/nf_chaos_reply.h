@@ -73,6 +73,13 @@ bool nf_chaos_tcp_answer(struct net *net, struct sk_buff *oldskb,
 int nf_chaos_net_get(struct net *net);
 void nf_chaos_net_put(struct net *net);
 
+/*
+ * A keyed hash of @skb's source address, by the key of @skb's netns
+ * (net.netfilter.nf_chaos_key). Under RCU.
+ */
+u32 nf_chaos_source_hash(struct net *net, const struct sk_buff *skb,
+			 u8 family);
+
 /* Whether the @len bytes of @proto at @thoff of @skb have a good checksum. */
 bool nf_chaos_csum_ok(struct sk_buff *skb, u8 family, unsigned int thoff,
 		      unsigned int len, u8 proto);

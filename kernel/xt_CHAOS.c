@@ -21,7 +21,6 @@
 #include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/random.h>
-#include <linux/siphash.h>
 #include <linux/skbuff.h>
 #include <linux/slab.h>
 #include <linux/tcp.h>
@@ -102,8 +101,6 @@ struct chaos_source {
 
 struct chaos_state {
 	struct chaos_bucket bucket;
-	siphash_key_t key;	/* of sources: they choose their addresses */
-	u32 seed;
 	struct chaos_port port[CHAOS_PORT_SLOTS];
 	struct chaos_source source[CHAOS_SOURCE_SLOTS];
 };
@@ -112,19 +109,6 @@ struct chaos_state {
 static bool chaos_chance(u32 ppm)
 {
 	return ((u64)get_random_u32() * XT_CHAOS_PROB_ONE >> 32) < ppm;
-}
-
-/*
- * Keyed, so that no source can choose an address whose hash is a
- * victim's (ipv6_addr_hash() folds the words of an address together).
- */
-static u32 chaos_source_hash(const struct chaos_state *st,
-			     const struct sk_buff *skb, u8 family)
-{
-	if (family == NFPROTO_IPV4)
-		return siphash_1u32((__force u32)ip_hdr(skb)->saddr, &st->key);
-	return siphash(&ipv6_hdr(skb)->saddr, sizeof(struct in6_addr),
-		       &st->key);
 }
 
 static bool chaos_live(u32 stamp, u32 now)
@@ -151,7 +135,7 @@ static u32 chaos_count(struct chaos_state *st, struct chaos_source *source,
 	struct chaos_port *seen;
 	u32 key, scan, tries = 0;
 
-	key = jhash_2words(src, proto << 16 | (__force u16)port, st->seed);
+	key = jhash_2words(src, proto << 16 | (__force u16)port, 0);
 	seen = &st->port[key % CHAOS_PORT_SLOTS];
 	scan = READ_ONCE(source->scan);
 
@@ -187,8 +171,9 @@ static bool chaos_refuse(const struct sk_buff *skb,
 	u32 key;
 	bool climb;
 
-	src = chaos_source_hash(st, skb, xt_family(par));
-	key = jhash_2words(src, proto, st->seed);
+	/* By the netns's key: a change of it starts every source afresh. */
+	src = nf_chaos_source_hash(xt_net(par), skb, xt_family(par));
+	key = jhash_2words(src, proto, 0);
 	source = &st->source[key % CHAOS_SOURCE_SLOTS];
 	if (READ_ONCE(source->key) != key ||
 	    !chaos_live(READ_ONCE(source->stamp), now)) {
@@ -431,8 +416,6 @@ static int chaos_tg_check(const struct xt_tgchk_param *par)
 		return -ENOMEM;
 	st->bucket.interval = interval;
 	st->bucket.tolerance = interval * info->burst;
-	st->seed = get_random_u32();
-	get_random_bytes(&st->key, sizeof(st->key));
 
 	ret = nf_chaos_net_get(par->net);
 	if (ret)
