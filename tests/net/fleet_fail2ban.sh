@@ -8,7 +8,11 @@
 # and the files the package ships (examples/fail2ban: filter, jail,
 # action), unchanged: the jail enabled by a .local file, as the manual
 # says, that only points it at the test's log, shortens the ban and names
-# the fleet (the two namespaces, through ip netns exec instead of ssh).
+# the fleet (the two namespaces, through ip netns exec instead of ssh;
+# the polling backend on dmesg's output instead of the journal: the
+# shipped ssh and journal paths are not run here), a host that is down
+# ("down": each command to it hangs until the action's fleet_timeout
+# cuts it) and a peer to pull the current bans from (the router).
 #
 #  scanner 10.0.1.2 ---+               +--- host  10.0.3.2  (host 1)
 #          fd00:1::2   |               |          fd00:3::2
@@ -26,11 +30,15 @@
 #    "ip netns exec host|host2 ipset add chaostables-ban[6] SRC timeout T"
 #
 # Then, IPv4 and IPv6 at once:
+# - the jail's start copies the peer's current bans (an address in each
+#   of the router's sets) to both hosts, with their remaining time;
 # - the client runs normal traffic to both hosts (the portscan false-
 #   positive clients: request/echo, banner/answer, bulk, server closes)
 #   before, during and after the scans;
 # - the scanner SYN-scans host 1 only; it is in host 2's set within
-#   BAN_SECS of the scan's start (the figure is printed), and in host 1's;
+#   BAN_SECS of the scan's start (the figure is printed), and in host 1's,
+#   the down host notwithstanding: every command to it was cut after
+#   FLEET_TIMEOUT;
 # - on host 2, which it never scanned, the set's rule holds its TCP in
 #   TARPIT (zero window; the rule counts), before the ban it counted none;
 # - the client is never banned, never logged, and its traffic never
@@ -44,7 +52,9 @@ set -e
 source "$(dirname "$0")/../lib/lib.sh"
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 BANTIME=60
-BAN_SECS=60
+BAN_SECS=90
+FLEET_TIMEOUT=15
+PEER4=203.0.113.9 PEER6=2001:db8:ffff::9
 F2B=$(mktemp -d)
 EX=$F2B/examples
 LOG=$F2B/kern.log
@@ -146,15 +156,24 @@ enabled = true
 backend = polling
 logpath = $LOG
 bantime = $BANTIME
-action = chaostables-ipset[fleet="host host2", fleet_exec="$F2B/fleet-exec \$h"]
+action = chaostables-ipset[fleet="host host2 down", fleet_exec="$F2B/fleet-exec \$h", fleet_timeout=$FLEET_TIMEOUT, fleet_peer=router]
 EOF
 # The way to the fleet's hosts (ssh in the manual): ip netns exec. Host 2
 # takes bans but no unban (each one it is sent is dropped and written to
 # unban-dropped): its entries can only leave by their ipset timeout.
+# "down" answers nothing: each command to it is written to down.log, and
+# so is its end by the action's timeout ("cut").
 cat > "$F2B/fleet-exec" <<EOF
 #!/bin/bash
 h=\$1
 shift
+if [ "\$h" = down ]; then
+	echo "start \$*" >> "$F2B/down.log"
+	trap 'kill \$!; echo "cut \$*" >> "$F2B/down.log"; exit 1' TERM
+	sleep 600 &
+	wait \$!
+	exit 1
+fi
 if [ "\$h" = host2 ] && [[ " \$* " == *" del "* ]]; then
 	echo "\$*" >> "$F2B/unban-dropped"
 	exit 0
@@ -162,6 +181,11 @@ fi
 exec ip netns exec "\$h" "\$@"
 EOF
 chmod 755 "$F2B/fleet-exec"
+# The peer's current bans, made while the hosts' jail was away.
+ns router ipset create chaostables-ban hash:ip timeout 0
+ns router ipset create chaostables-ban6 hash:ip family inet6 timeout 0
+ns router ipset add chaostables-ban $PEER4 timeout 3000
+ns router ipset add chaostables-ban6 $PEER6 timeout 3000
 f2b() { fail2ban-client -c "$F2B" -s "$F2B/fail2ban.sock" "$@"; }
 fail2ban-server -f -x -c "$F2B" -s "$F2B/fail2ban.sock" \
 	-p "$F2B/fail2ban.pid" > "$F2B/server.out" 2>&1 &
@@ -172,6 +196,30 @@ else
 	fail "fail2ban runs the shipped jail (got: $(tail -n 5 "$F2B/server.out" "$F2B/fail2ban.log" 2>&1 | tr '\n' ' '))"
 	finish
 fi
+# left NS FAMILY ADDR: the seconds left of ADDR's entry in NS's set.
+left() {
+	local set=chaostables-ban
+	[ "$2" = 4 ] || set=chaostables-ban6
+	ns "$1" ipset list "$set" | sed -n "s/^$3 timeout \([0-9]*\)\$/\1/p"
+}
+pulled() {
+	local h
+	for h in host host2; do
+		banned "$h" 4 $PEER4 && banned "$h" 6 $PEER6 || return 1
+	done
+}
+if busywait 60 pulled; then
+	pass "the jail's start pulled the peer's bans to both hosts (seconds left: $(left host 4 $PEER4), $(left host2 6 $PEER6) of 3000)"
+else
+	fail "the jail's start pulled the peer's bans (expected $PEER4 and $PEER6 on both hosts, got: $(ns host2 ipset list -o plain 2>&1 | grep timeout | tr '\n' ' '))"
+fi
+for f in 4 6; do
+	eval "p=\$PEER$f"
+	t=$(left host $f "$p")
+	if [ "${t:-0}" -le 0 ] || [ "$t" -gt 3000 ]; then
+		fail "v$f: the pulled entry kept its remaining time (expected 1..3000 s, got '$t')"
+	fi
+done
 
 # The legitimate client's traffic, in a loop until $STOP.
 CL="$TOP/tests/net/helpers/portscan_client.py"
@@ -266,6 +314,15 @@ wait "${NMAP[4]}" "${NMAP[6]}" 2>/dev/null || true
 for ipt in iptables-legacy ip6tables-legacy; do
 	ns scanner "$ipt" -A OUTPUT -p tcp --dport 5000 -j DROP
 done
+# Every command to the down host was cut by fleet_timeout: the bans to
+# the others did not wait for it.
+_cut() { [ "$(grep -c '^start .* add ' "$F2B/down.log")" -ge 2 ] &&
+	[ "$(grep -c '^start ' "$F2B/down.log")" = "$(grep -c '^cut ' "$F2B/down.log")" ]; }
+if busywait $((4 * FLEET_TIMEOUT)) _cut; then
+	pass "the down host's commands were all cut after ${FLEET_TIMEOUT}s ($(grep -c '^cut ' "$F2B/down.log") of them, the bans' included)"
+else
+	fail "the down host's commands cut (expected a cut for each start, 2 bans at least, got: $(tr '\n' ';' < "$F2B/down.log"))"
+fi
 
 # The ban expires: on host 2 by the set's timeout alone (fail2ban's
 # unban is dropped on its way there), on host 1 too.
@@ -287,7 +344,7 @@ else
 	fail "the ban expired on host 1 (expected no entry, got: $(ns host ipset list -o plain 2>&1 | grep -E '^[0-9a-f.:]+ timeout' | tr '\n' ' '))"
 fi
 # fail2ban did unban, and host 2 never got it: its entry left by itself.
-_dropped() { [ "$(grep -c " del " "$F2B/unban-dropped" 2>/dev/null)" -ge 2 ]; }
+_dropped() { [ "$(cat "$F2B/unban-dropped" 2>/dev/null | grep -c " del ")" -ge 2 ]; }
 if busywait 60 _dropped; then
 	pass "fail2ban's unbans for host 2 were dropped: $(tr '\n' ';' < "$F2B/unban-dropped")"
 else
@@ -333,7 +390,8 @@ else
 	fail "the kernel logged the scanner's flows, none of the client's (expected > 0 lines, none from the client, got $n lines, $c from the client)"
 fi
 # Every action ran on both hosts without an error (the sets the manual
-# creates are those the action creates).
+# creates are those the action creates; the down host's failures do not
+# fail an action that the others took).
 e=$(grep -E ' (ERROR|CRITICAL) ' "$F2B/fail2ban.log" | head -n 3 | tr '\n' ' ')
 expect "fail2ban logged no error" "" "$e"
 grep -E ' (Ban|Unban) ' "$F2B/fail2ban.log" | sed 's/^/# /'
