@@ -209,9 +209,10 @@ else
 	fail "crowdsec's LAPI answers (got: $(tail -n 5 "$W/crowdsec.out" "$W/log/crowdsec.log" 2>&1 | tr '\n' ' '))"
 	finish
 fi
-# loaded: the agent has loaded the scenarios (after the LAPI started).
+# loaded: the agent has loaded the scenarios (after the LAPI started;
+# minutes when the machine is busy).
 loaded() { grep -q 'msg="Loaded [0-9]* scenarios"' "$W/log/crowdsec.log"; }
-busywait 120 loaded || true
+busywait 300 loaded || true
 expect "the shipped parser and scenario loaded" "*s01-parse/chaostables-logs.yaml*name=chaostables/portscan*" \
 	"$(grep -oE 'file=[^ ]*s01-parse/chaostables-logs.yaml|name=chaostables/portscan' "$W/log/crowdsec.log" | xargs)"
 
@@ -287,7 +288,7 @@ legit() {
 legit > "$W/legit.out" 2>&1 &
 LEGIT=$!
 PIDS+=("$LEGIT")
-busywait 60 grep -q "^ok " "$W/legit.out" ||
+busywait 180 grep -q "^ok " "$W/legit.out" ||
 	fail "the client's traffic runs (got: $(tail -n 3 "$W/legit.out"))"
 
 # inset H ADDR4 ADDR6: both in H's sets.
