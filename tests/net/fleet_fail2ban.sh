@@ -141,6 +141,9 @@ for f in filter.d/chaostables.conf action.d/chaostables-ipset.conf \
 	 jail.d/chaostables.conf; do
 	ln -s "$TOP/examples/fail2ban/$f" "$F2B/$f"
 done
+# allowipv6: fail2ban 1.0 (Debian 12) would start the action's IPv6
+# half, and copy the peer's IPv6 bans, only at the first IPv6 ban, as
+# this guest's names resolve to no IPv6 address (the manual says so).
 cat > "$F2B/fail2ban.conf" <<EOF
 [Definition]
 loglevel = INFO
@@ -148,6 +151,7 @@ logtarget = $F2B/fail2ban.log
 socket = $F2B/fail2ban.sock
 pidfile = $F2B/fail2ban.pid
 dbfile = :memory:
+allowipv6 = yes
 EOF
 echo '[DEFAULT]' > "$F2B/jail.conf"
 cat > "$F2B/jail.d/chaostables.local" <<EOF
