@@ -167,14 +167,13 @@ bool nf_chaos_tcp_answer(struct net *net, struct sk_buff *oldskb,
 			 unsigned int hook, u8 family,
 			 enum nf_chaos_answer answer, enum nf_chaos_target by)
 {
-	bool sent;
-
 	enum nf_chaos_verdict verdict;
 	struct nf_chaos_peer_opts po;
 	const struct tcphdr *oth;
 	struct nf_chaos_seg seg;
 	struct tcphdr buf;
 	unsigned int tcplen;
+	bool sent;
 
 	/*
 	 * A link-layer broadcast or multicast frame may carry a unicast IP
