@@ -178,23 +178,28 @@ base_dump() {
 	esac | grep -v '^#' | sed 's/\[[0-9]*:[0-9]*\]/[0:0]/'
 }
 
-# ours: every line of ours in every table, both variants and nft's own
-# listing, counters zeroed, sorted (nft lists a chain made again last).
+# tables: host's tables now, both variants, and nft's own listing, for
+# ours and jumps (each save is a slow process start under TCG: one
+# snapshot serves both).
+tables() {
+	nft_saves=$({ h iptables-nft-save; h ip6tables-nft-save; } 2> /dev/null)
+	legacy_saves=$({ h iptables-legacy-save; h ip6tables-legacy-save; } 2> /dev/null)
+	nft_list=$(h nft list ruleset 2> /dev/null)
+}
+# ours: every line of ours in every table of the last snapshot, counters
+# zeroed, sorted (nft lists a chain made again last).
 ours() {
-	{
-		h iptables-nft-save; h ip6tables-nft-save
-		h iptables-legacy-save; h ip6tables-legacy-save
-		h nft list ruleset
-	} 2> /dev/null | grep -E 'chaostables' | sed 's/\[[0-9]*:[0-9]*\]/[0:0]/;
+	printf '%s\n' "$nft_saves" "$legacy_saves" "$nft_list" |
+		grep -E 'chaostables' | sed 's/\[[0-9]*:[0-9]*\]/[0:0]/;
 		s/counter packets [0-9]* bytes [0-9]*/counter/' | sort
 }
 
-# jumps: how many jumps into our chains the tables hold, all variants.
+# jumps: how many jumps into our chains the last snapshot holds, all
+# variants.
 jumps() {
 	{
-		h nft list ruleset 2> /dev/null | grep -E 'jump chaostables-(INPUT|PREROUTING)$'
-		h iptables-legacy-save 2> /dev/null | grep -E '^-A [A-Z]+ -j chaostables-'
-		h ip6tables-legacy-save 2> /dev/null | grep -E '^-A [A-Z]+ -j chaostables-'
+		grep -E 'jump chaostables-(INPUT|PREROUTING)$' <<< "$nft_list"
+		grep -E '^-A [A-Z]+ -j chaostables-' <<< "$legacy_saves"
 	} | wc -l
 }
 
@@ -276,13 +281,14 @@ reach() {
 }
 # closed ROW COLUMN FAMILY...: port 1000 answered by chaostables.
 closed() {
-	local a n0 row=$1 col=$2
+	local a n0 n row=$1 col=$2
 	shift 2
+	n=$(answered)
 	for a in "$@"; do
-		n0=$(answered)
+		n0=$n
 		check "$row" "$col" "scanner's connect to $a port 1000 answered" busywait 30 connects "$a" 1000
-		check "$row" "$col" "our answering rules counted it ($n0 before)" \
-			test "$(answered)" -gt "$n0"
+		n=$(answered)
+		check "$row" "$col" "our answering rules counted it ($n0 before)" test "$n" -gt "$n0"
 	done
 }
 # unanswered ROW COLUMN ADDR...: port 1000 dropped by the base.
@@ -330,11 +336,13 @@ teardown() {
 	cleanup_namespaces
 }
 
-# remembered ADDR: ADDR is in xt_recent's list of scanners.
+# remembered ADDR: ADDR is in xt_recent's list of scanners (IPv6
+# exploded, python's once per address).
+declare -A exploded
 remembered() {
-	local a
-	a=$(python3 -c 'import ipaddress, sys; print(ipaddress.ip_address(sys.argv[1]).exploded)' "$1")
-	[[ $1 = *:* ]] || a=$1
+	local a=$1
+	[[ $a != *:* ]] ||
+		a=${exploded[$a]:=$(python3 -c 'import ipaddress, sys; print(ipaddress.ip_address(sys.argv[1]).exploded)' "$a")}
 	h grep -q "src=$a " /proc/net/xt_recent/portscan
 }
 # allowlist ROW COLUMN: a monitor's health check (connect, close, no
@@ -369,6 +377,7 @@ missing() {
 		grep -q "no module xt_CHAOS for the running kernel $KVER" <<< "$out"
 	check "$row" missing "loader says the base firewall stays" \
 		grep -q "not loading.*the base firewall stays as it is" <<< "$out"
+	tables
 	check_eq "$row" missing "nothing of ours in the tables" "" "$(ours)"
 	reach "$row" missing
 	unanswered "$row" missing "$HOST4" "$HOST6"
@@ -389,8 +398,10 @@ row() {
 	[ "$row" != nftables ] || allowlist "$row" reach
 	closed "$row" closed "$HOST4" "$HOST6"
 
+	tables
 	one=$(ours)
 	h "$LOADER" start 2> /dev/null || fail "$row: second start succeeds"
+	tables
 	two=$(ours)
 	check_eq "$row" twice "one jump into ours after two starts" 2 "$(jumps)"
 	[ "$one" = "$two" ] || diff <(echo "$one") <(echo "$two") | sed 's/^/# /'
@@ -399,6 +410,7 @@ row() {
 	check_eq "$row" twice "the base's rules unchanged" "$before" "$(base_dump "$row")"
 
 	base_reload "$row" || fail "$row: the base firewall reloads"
+	tables
 	check_eq "$row" reload "our rules back after the base's reload" "$one" "$(ours)"
 	check_eq "$row" reload "one jump into ours after the base's reload" 2 "$(jumps)"
 	reach "$row" reload
@@ -419,6 +431,7 @@ row() {
 	rc=0
 	h "$LOADER" stop 2> /dev/null || rc=$?
 	check_eq "$row" stop "loader stops" 0 "$rc"
+	tables
 	check_eq "$row" stop "nothing of ours left" "" "$(ours)"
 	check_eq "$row" stop "the base's rules as before the start" "$before" "$(base_dump "$row")"
 	reach "$row" stop
@@ -428,6 +441,11 @@ row() {
 }
 
 overlay_root
+# The guest has no network: the package lists (99 MB in Debian 13's root)
+# serve no install here, yet each apt run (apt-get install, the loader's
+# chaostables-services) would parse them again whenever dpkg's status
+# changed, tens of seconds under TCG.
+rm -f /var/lib/apt/lists/*_*
 for m in $OUR_MODULES; do
 	[ ! -d "/sys/module/$m" ] || preloaded+=("$m")
 done
