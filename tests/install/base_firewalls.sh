@@ -441,11 +441,6 @@ row() {
 }
 
 overlay_root
-# The guest has no network: the package lists (99 MB in Debian 13's root)
-# serve no install here, yet each apt run (apt-get install, the loader's
-# chaostables-services) would parse them again whenever dpkg's status
-# changed, tens of seconds under TCG.
-rm -f /var/lib/apt/lists/*_*
 for m in $OUR_MODULES; do
 	[ ! -d "/sys/module/$m" ] || preloaded+=("$m")
 done
