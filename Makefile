@@ -9,6 +9,8 @@
 # make dist            the release tarball build/chaostables-VERSION.tar.gz
 #                      (a source package: dpkg-buildpackage works in it)
 # make check           host tests, then VM tests on every supported kernel
+#                      (all on the newest, those that differ by kernel on
+#                      the others: doc/testing.md)
 #                      and, beside them, check-install's tests (the
 #                      package install on the newest Debian only)
 # make check-install   the .debs installed, used and purged, in a VM

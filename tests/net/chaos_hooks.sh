@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# vm-every-kernel
 # CHAOS only in INPUT and FORWARD: a RST or ICMP error for the host's own
 # outgoing packets would be nonsense. OUTPUT is refused by the kernel,
 # directly and through a user chain, with a message in the kernel log;

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# vm-every-kernel
 # CHAOS over IPv6: an nmap -6 -sS scan through "ip6tables -j CHAOS --delude"
 # completes, finds the real service open and some closed ports faked open,
 # and a client still reaches the service. (The rate limit over IPv6 is in

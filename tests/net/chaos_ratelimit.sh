@@ -1,6 +1,5 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# vm-oldest-newest
 # CHAOS rate-limits its negative answers: a burst of a few hundred probes
 # to closed ports gets at most burst + rate * time answers, counted where
 # they arrive (scanner INPUT counters). TCP RSTs and UDP ICMP unreachables,

@@ -1,6 +1,5 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# vm-oldest-newest
 # CHAOS slows scans down: nmap wall time against the host with and without
 # "-j CHAOS --delude" (default probabilities and rate), measured in the
 # same VM run, TCP -sS and UDP -sU at the default timing (-T3), each three

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# vm-every-kernel
 # DELUDE: nmap -sS sees deluded ports open and the others closed; a client
 # that connects and sends is reset. INPUT on host (iptables-legacy) and
 # FORWARD on router (iptables-nft), IPv4 and IPv6. checkentry refuses

@@ -1,6 +1,5 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# vm-oldest-newest
 # DELUDE --banner and CHAOS --delude --banner pass nmap -sV's second look.
 # On host (INPUT, iptables-legacy, conntrack on), IPv4 and IPv6:
 # - a real client that connects and reads gets a greeting (SSH on 22), an

@@ -13,7 +13,6 @@
 # - the catalogue reads back from the sysctl, an empty write restores the
 #   built-in one, an unknown name is refused.
 # vm-timeout: 900
-# vm-oldest-newest
 set -e
 source "$(dirname "$0")/../lib/lib.sh"
 trap cleanup EXIT

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# vm-every-kernel
 # Seeded mutation fuzzer (fuzz.py) against every match and target in every
 # mode (tests/lib/targets.list): host INPUT (DELUDE and TARPIT in each mode, a
 # catch-all CHAOS), router FORWARD and router INPUT (the same plus portscan

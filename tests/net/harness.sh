@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# vm-every-kernel
 # Self-test of tests/lib/lib.sh with stock iptables rules only: routing v4/v6,
 # servers, rule counters on legacy and nft, nmap through the router.
 set -e

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# vm-every-kernel
 # Module and namespace lifecycle under traffic:
 # - rmmod of each module is refused while a rule (iptables-legacy, v4, and
 #   ip6tables-nft, v6) uses it, and succeeds once the rules are gone while a

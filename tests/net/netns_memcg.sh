@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# vm-every-kernel
 # A network namespace with our modules loaded and no rules of ours costs
 # under 1 KiB: its sysctls (net.netfilter.nf_chaos_*) and, once written,
 # its key; the answer core's state comes with the first rule and goes

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# vm-every-kernel
 # Conntrack cost of DELUDE and TARPIT on host, IPv4 and IPv6.
 # Recipe under test (raw table, before conntrack sees the packet):
 #   iptables -t raw -A PREROUTING -p tcp --dport PORTS -j CT --notrack

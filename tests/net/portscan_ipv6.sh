@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# vm-every-kernel
 # xt_portscan in host INPUT, IPv6 (ip6tables-legacy): nmap -6 -sS, -sT,
 # -sF and a banner grab are counted by the right class only.
 #

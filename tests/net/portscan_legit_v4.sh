@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# vm-every-kernel
 # xt_portscan never matches legitimate IPv4 traffic (iptables-legacy, host INPUT):
 # see portscan_legit.inc for the clients and the topology.
 set -e

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# vm-every-kernel
 # xt_portscan in host INPUT, IPv4, iptables-legacy: every nmap TCP scan
 # type is counted by the right class and not by the wrong ones; a banner
 # grab is --grscan.

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# vm-every-kernel
 # --stealth is not escaped by TCP options (issue 21, item 2) nor by
 # payload (issue 34). Probes from the scanner to closed ports of the host,
 # each shape from its own source ports, pass a --stealth rule in router

@@ -1,7 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # vm-timeout: 900
-# vm-oldest-newest
 # Answer budgets that a spread of attacker sources cannot take over.
 # - TARPIT on host (INPUT, port 9100), net.netfilter.nf_chaos_held_rate=2
 #   (answers a second per source): a held peer on client keeps getting

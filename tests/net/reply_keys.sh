@@ -1,6 +1,5 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# vm-oldest-newest
 # The reply core's cookie belongs to its network namespace, and expires.
 # router's TARPIT (FORWARD, SYNs to port 9000 only) and host's (INPUT,
 # ports 9000 and 9001) answer handshakes crafted from scanner

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# vm-every-kernel
 # Replies to NAT'ed flows, IPv4 and IPv6: the reply is attached to the
 # segment's conntrack entry, so the NAT is undone on the way out.
 # - port forward on router (DNAT public 8025/8026 to host's 25/26) with

@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# vm-every-kernel
 # The reply core on the wire, IPv4 and IPv6:
 # - TARPIT's SYN/ACK and its answer to a keepalive (the window scaled as
 #   the SYN/ACK offered): --stall's as a real listener's, --tarpit's too

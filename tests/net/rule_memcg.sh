@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# vm-every-kernel
 # A CHAOS rule's state (its bucket and probe slots, some KiB) is charged
 # to the memory cgroup of whoever adds the rule, as x_tables charges the
 # rules themselves, so that an unprivileged user namespace cannot pin

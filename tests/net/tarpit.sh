@@ -1,5 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
+# vm-every-kernel
 # TARPIT modes against a real Linux client, IPv4 and IPv6:
 #  --tarpit    connect succeeds, the send stalls on a zero window, no
 #              payload leaves the client, and the connection outlives
