@@ -74,26 +74,30 @@ rules() {
 	done
 }
 
-# counts: every counter of NS's rules per family, from one save each,
-# into count[NS,FAM,TAG] (TAG: TABLE_a_NAME or TABLE_s_NAME).
+# counts: every shape's counters in router's filter and host's filter and
+# mangle tables, into count[NS,FAM,TAG] (TAG: TABLE_a_NAME or
+# TABLE_s_NAME), from one ipt_pkts (one save) per namespace and family.
 declare -A count
 counts() {
-	local n fam ipt tag c
+	local n fam ipt tables t name f port cnt fwd i
+	local -a tags vals
 	for n in router host; do
+		tables=filter
+		[ $n = router ] || tables="filter mangle"
 		for fam in 4 6; do
 			ipt=iptables-legacy
 			[ $fam = 4 ] || ipt=ip6tables-legacy
-			while read -r tag c; do
-				count[$n,$fam,$tag]=$c
-			done < <(ns "$n" "$ipt-save" -c 2>/dev/null | awk '/^\[/ {
-				for (i = 1; i < NF; i++)
-					if ($i == "--comment") {
-						tag = $(i + 1)
-						gsub(/"/, "", tag)
-						split(substr($1, 2), c, ":")
-						print tag, c[1]
-					}
-			}')
+			tags=()
+			while read -r name f port cnt fwd; do
+				[ "$f" = $fam ] || continue
+				for t in $tables; do
+					tags+=("${t}_a_$name" "${t}_s_$name")
+				done
+			done <<< "$SHAPES"
+			read -r -a vals <<< "$(ipt_pkts "$n" $ipt "${tags[@]}")"
+			for i in "${!tags[@]}"; do
+				count[$n,$fam,${tags[i]}]=${vals[i]}
+			done
 		done
 	done
 }
@@ -106,7 +110,8 @@ arrived() {
 	while read -r name fam port cnt fwd; do
 		[ -n "$name" ] || continue
 		for t in router,filter host,filter host,mangle; do
-			[ "${count[${t%,*},$fam,${t#*,}_a_$name]:-0}" -ge "$cnt" ] || return 1
+			[ "${count[${t%,*},$fam,${t#*,}_a_$name]:-0}" -ge "$cnt" ] 2>/dev/null ||
+				return 1
 		done
 	done <<< "$SHAPES"
 }
