@@ -72,15 +72,18 @@ while IFS=$'\t' read -r id kind flag name; do
 		fresh
 		case $kind in
 		cmds)
-			ok=1
-			while read -r cmd; do
-				if ! run $v bash -c "$cmd"; then
-					fail "$what: \"$cmd\" loads (expected status 0, got: ${OUT//$'\n'/ })"
-					ok=
-					break
-				fi
-			done < "$EX/$id"
-			[ -z "$ok" ] || pass "$what loads"
+			# The lines in one namespace entry; the first that
+			# fails stops them, its output after it.
+			# shellcheck disable=SC2016
+			if run $v bash -c 'while read -r c <&3; do
+					o=$(eval "$c" 2>&1) ||
+						{ printf "%s\n%s" "$c" "$o"; exit 1; }
+				done 3< "$1"' _ "$EX/$id"; then
+				pass "$what loads"
+			else
+				cmd=${OUT%%$'\n'*} out=${OUT#"${OUT%%$'\n'*}"}
+				fail "$what: \"$cmd\" loads (expected status 0, got:${out//$'\n'/ })"
+			fi
 			;;
 		restore4 | restore6)
 			ipt=iptables
