@@ -45,8 +45,9 @@ done
 # h CMD...: in host, with the variant $V's iptables first in PATH.
 h() { ns host env PATH="$BIN/$V:$PATH" "$@"; }
 
-# full ADDR: ADDR as xt_recent lists it (IPv6 written out in full).
-full() { python3 -c 'import ipaddress, sys; a = ipaddress.ip_address(sys.argv[1]); print(a.exploded if a.version == 6 else a)' "$1"; }
+# The scanner's and the client's IPv6 addresses as xt_recent lists them
+# (written out in full).
+read -r SCANNER6_FULL CLIENT6_FULL < <(python3 -c 'import ipaddress, sys; print(*(ipaddress.ip_address(a).exploded for a in sys.argv[1:]))' "$SCANNER6" "$CLIENT6")
 
 list=$(python3 "$TOP/tests/net/helpers/doc_examples.py" "$EX" "$TOP/doc/mkman")
 manual_example "# /etc/nftables.conf" > "$EX/nftables.conf" ||
@@ -89,6 +90,7 @@ for f in 4 6; do
 		continue
 	fi
 	eval "host=\$HOST$f scanner=\$SCANNER$f client=\$CLIENT$f"
+	[ $f = 4 ] || scanner=$SCANNER6_FULL client=$CLIENT6_FULL
 	addr=$host
 	[ $f = 4 ] || addr="[$host]"
 	ipt=iptables
@@ -104,10 +106,11 @@ for f in 4 6; do
 		fail "$what: the ruleset loads (got: $out)"
 		continue
 	fi
+	out=$(h "$ipt-save" -t mangle)
 	expect "$what: mangle INPUT's first rule jumps to ours" "-A INPUT -j chaostables-INPUT" \
-		"$(h "$ipt-save" -t mangle | grep -m1 '^-A INPUT')"
+		"$(grep -m1 '^-A INPUT' <<< "$out")"
 	expect "$what: the portscan rule before the ESTABLISHED return" "*-m portscan*" \
-		"$(h "$ipt-save" -t mangle | grep -m1 -e '-m portscan' -e '--ctstate')"
+		"$(grep -m1 -e '-m portscan' -e '--ctstate' <<< "$out")"
 
 	if busywait 45 reaches "$addr"; then
 		pass "$what: client reaches the service"
@@ -128,7 +131,6 @@ for f in 4 6; do
 		fail "$what: the portscan rule counted the scan (expected >0 packets, got ${n:-none})"
 	fi
 	recent=$(ns host cat /proc/net/xt_recent/portscan 2>/dev/null || true)
-	scanner=$(full "$scanner") client=$(full "$client")
 	if grep -q "src=$scanner " <<< "$recent"; then
 		pass "$what: the scanner is remembered"
 	else
@@ -144,25 +146,33 @@ for f in 4 6; do
 		-p 1024-1030 "${six[@]}" "$host"
 	expect "$what: a remembered scanner sees 1024-1030 open" \
 		"1024 1025 1026 1027 1028 1029 1030" "$(ports_in open)"
+	# The two holds and the UDP scan side by side, as they take 8 s or
+	# more each: TCP from two sources to two ports, and UDP, which no
+	# rule before the last looks at.
 	# The manual: "its connections hang". The segments after TARPIT's
 	# SYN/ACK belong to no tracked flow: the portscan rule must not
 	# class them and end the hold.
-	out=$(tcp_client scanner hold "$host" 1027 8)
-	expect "$what: a remembered scanner's connection is held" "held *" "$out"
+	tcp_client scanner hold "$host" 1027 8 > "$EX/hold.scanner" &
+	holds=$!
+	# A spam bot on port 25, never a scanner: held too, its segments
+	# after TARPIT's SYN/ACK not classed as stealth probes.
+	tcp_client client hold "$host" 25 8 > "$EX/hold.client" &
+	holds+=" $!"
+	scan 120 -sU -T4 --max-retries 1 --host-timeout 100s \
+		-p 5000-5004 "${six[@]}" "$host"
+	# shellcheck disable=SC2086
+	wait $holds
+	expect "$what: a remembered scanner's connection is held" "held *" \
+		"$(cat "$EX/hold.scanner")"
 	n=$(counter $f '-m recent --rcheck .*-j TARPIT')
 	if [ "${n:-0}" -gt 0 ]; then
 		pass "$what: the remembered-scanner rule counted ($n)"
 	else
 		fail "$what: the remembered-scanner rule counted (expected >0 packets, got ${n:-none})"
 	fi
+	expect "$what: a new source's connection to port 25 is held" "held *" \
+		"$(cat "$EX/hold.client")"
 
-	# A spam bot on port 25, never a scanner: held too, its segments
-	# after TARPIT's SYN/ACK not classed as stealth probes.
-	out=$(tcp_client client hold "$host" 25 8)
-	expect "$what: a new source's connection to port 25 is held" "held *" "$out"
-
-	scan 120 -sU -T4 --max-retries 1 --host-timeout 100s \
-		-p 5000-5004 "${six[@]}" "$host"
 	n=$(counter $f '^\[[0-9:]*\] -A chaostables-INPUT -p udp -j CHAOS')
 	if [ "${n:-0}" -gt 0 ]; then
 		pass "$what: CHAOS's rule for UDP counted ($n)"
