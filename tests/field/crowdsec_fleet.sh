@@ -223,10 +223,12 @@ expect "the shipped parser and scenario loaded" "*s01-parse/chaostables-logs.yam
 # override as its .local. BACKEND (the postinst's choice) is nftables:
 # only the override makes it fill the sets. A decision made before they
 # start (on an address of no one here) tells when each has pulled.
+# BPID: the bouncer's own process (ip netns exec and env exec it), not a
+# subshell, so that killing it stops the bouncer.
 declare -A BPID
 bouncer() {
 	local h=$1 d=$W/b-$1
-	ns "$h" env BACKEND=nftables \
+	ip netns exec "$h" env BACKEND=nftables \
 		crowdsec-firewall-bouncer -c "$d/b.yaml" > "$d/out" 2>&1 &
 	BPID[$h]=$!
 	PIDS+=($!)
@@ -360,6 +362,7 @@ ns scanner iptables -A OUTPUT -p tcp --dport 5000 -j DROP
 # sets stay empty, it starts again.
 kill "${BPID[h$N]}"
 wait "${BPID[h$N]}" 2>/dev/null || true
+expect "h$N's bouncer stopped" "" "$(pgrep -f "b-h$N/b.yaml" | xargs)"
 ns h$N ipset flush chaostables-ban
 ns h$N ipset flush chaostables-ban6
 expect "h$N: its sets empty after the bouncer stopped" "0 0" \
@@ -456,11 +459,11 @@ ns client iptables -A OUTPUT -p tcp --dport 5000 -j DROP
 ns client ip6tables -A OUTPUT -p tcp --dport 5000 -j DROP
 
 # 10,000 decisions, on h20 with its bouncer alone: imported into the
-# LAPI alone (crowdsec -no-cs) with no bouncer polling, then h20's
-# bouncer starts and loads them. Debian's crowdsec 1.4.6 retries no
-# busy SQLite database in a bulk insert (crowdsec 1.5 does): beside the
-# agent, the import failed after 7 minutes in this guest, "database is
-# locked"; alone it took 12 s.
+# LAPI alone (crowdsec -no-cs, no bouncer running), then h20's bouncer
+# starts and loads them. Debian's crowdsec 1.4.6 retries no busy SQLite
+# database in a bulk insert (crowdsec 1.5 does), and every bouncer's
+# poll writes to it: beside 20 polling bouncers the import failed after
+# 7 minutes in this guest, "database is locked"; alone it took 12 s.
 rss() { awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"; }
 entries() { ns h$N ipset list -t chaostables-ban | sed -n 's/^Number of entries: //p'; }
 memsz() { ns h$N ipset list -t chaostables-ban | sed -n 's/^Size in memory: //p'; }
@@ -471,6 +474,7 @@ done
 for h in $HOSTS; do
 	wait "${BPID[$h]}" 2>/dev/null || true
 done
+expect "no bouncer runs" "" "$(pgrep -f crowdsec-firewall-bouncer | xargs)"
 kill $CSPID 2>/dev/null || true
 wait $CSPID 2>/dev/null || true
 crowdsec -no-cs -c "$C/config.yaml" > "$W/lapi.out" 2>&1 &
