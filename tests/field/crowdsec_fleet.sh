@@ -490,11 +490,11 @@ for i in range(10000):
 # What the guest does during the import, printed if it fails: load,
 # free memory, the busiest processes, the database's files.
 { while sleep 30; do
-	echo "# during the import: $(cut -d ' ' -f 1-3 /proc/loadavg), $(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo) kB available, $(du -sk "$W" | cut -f 1) kB in $W, db $(ls -s "$W"/data/crowdsec.db* | awk '{ printf "%s ", $1 }')"
+	echo "# during the import: $(cut -d ' ' -f 1-3 /proc/loadavg), $(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo) kB available, $(du -sk "$W" | cut -f 1) kB in $W, db $(du -k "$W"/data/crowdsec.db* | awk '{ printf "%s ", $1 }')"
 	ps -eo pcpu=,rss=,args= --sort=-pcpu | head -n 4 | cut -c 1-100 | sed 's/^/#   /'
 done > "$W/import.diag"; } &
 DIAG=$!
-PIDS+=($DIAG)
+PIDS+=("$DIAG")
 t2=$(now)
 if ! out=$(cs decisions import -i "$W/d.csv" 2>&1); then
 	fail "cscli decisions import (got: $(tail -n 2 <<< "$out"))"
