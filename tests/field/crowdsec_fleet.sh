@@ -487,22 +487,12 @@ python3 -c '
 print("duration,scope,type,value,reason")
 for i in range(10000):
     print("1h,Ip,ban,198.18.%d.%d,chaostables-test" % (i // 256, i % 256))' > "$W/d.csv"
-# What the guest does during the import, printed if it fails: load,
-# free memory, the busiest processes, the database's files.
-{ while sleep 30; do
-	echo "# during the import: $(cut -d ' ' -f 1-3 /proc/loadavg), $(awk '/^MemAvailable:/ { print $2 }' /proc/meminfo) kB available, $(du -sk "$W" | cut -f 1) kB in $W, db $(du -k "$W"/data/crowdsec.db* | awk '{ printf "%s ", $1 }')"
-	ps -eo pcpu=,rss=,args= --sort=-pcpu | head -n 4 | cut -c 1-100 | sed 's/^/#   /'
-done > "$W/import.diag"; } &
-DIAG=$!
-PIDS+=("$DIAG")
 t2=$(now)
 if ! out=$(cs decisions import -i "$W/d.csv" 2>&1); then
 	fail "cscli decisions import (got: $(tail -n 2 <<< "$out"))"
-	cat "$W/import.diag"
 	grep -hiE 'level=(warn|error|fatal)' "$W"/log/*.log "$W/lapi.out" | tail -n 10 | sed 's/^/# /'
 fi
 t3=$(now)
-kill $DIAG 2>/dev/null || true
 bouncer h$N
 _loaded() { [ "$(entries)" -ge 10000 ] && ns h$N ipset test chaostables-ban $FAR4 2>/dev/null; }
 if busywait 1800 _loaded; then
