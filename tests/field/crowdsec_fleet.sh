@@ -56,7 +56,6 @@ BAN_SECS=120
 UPDATE=10
 W=$(mktemp -d)
 STOP=$W/stop
-PIDS=()
 HOSTS=$(seq -f 'h%02g' 1 $N)
 NAMESPACES="scanner client far $HOSTS"
 LAPI=192.0.2.1
@@ -64,8 +63,7 @@ SC4=192.0.2.200 SC6=2001:db8:1::7 SCNET6=2001:db8:1::/64
 CL4=192.0.2.100 CL6=2001:db8:2::100
 FAR4=198.18.39.15
 old_all_netns=
-trap 'rc=$?; touch "$STOP"; [ ${#PIDS[@]} = 0 ] || kill "${PIDS[@]}" 2>/dev/null;
-	[ ${#PIDS[@]} = 0 ] || wait "${PIDS[@]}" 2>/dev/null; [ -z "$old_all_netns" ] ||
+trap 'rc=$?; touch "$STOP"; stop_jobs; [ -z "$old_all_netns" ] ||
 	sysctl -qw net.netfilter.nf_log_all_netns="$old_all_netns";
 	flush_rules $HOSTS; ip link del br0 2>/dev/null; rm -rf "$W"; cleanup_namespaces;
 	busywait 120 settled; (exit $rc); cleanup' EXIT
@@ -174,7 +172,6 @@ LOG=$W/kern.log
 touch "$LOG"
 { stdbuf -oL dmesg --follow-new | while IFS= read -r l; do
 	printf '%(%b %e %H:%M:%S)T guest kernel: %s\n' -1 "$l"; done >> "$LOG"; } &
-PIDS+=($!)
 
 # crowdsec: the root's configuration (Debian's enabled hub items) in a
 # directory of its own, the shipped files copied in as the manual says.
@@ -204,7 +201,6 @@ cs() { cscli -c "$C/config.yaml" "$@"; }
 out=$(cs machines add -a --force 2>&1) || { fail "cscli machines add (got: $out)"; finish; }
 crowdsec -c "$C/config.yaml" > "$W/crowdsec.out" 2>&1 &
 CSPID=$!
-PIDS+=("$CSPID")
 if busywait 120 cs lapi status > /dev/null 2>&1; then
 	pass "crowdsec $(crowdsec -version 2>&1 | grep -o 'v[0-9][^ ]*' | head -n 1): the LAPI answers on $LAPI:8080"
 else
@@ -231,7 +227,6 @@ bouncer() {
 	ip netns exec "$h" env BACKEND=nftables \
 		crowdsec-firewall-bouncer -c "$d/b.yaml" > "$d/out" 2>&1 &
 	BPID[$h]=$!
-	PIDS+=($!)
 }
 for h in $HOSTS; do
 	d=$W/b-$h
@@ -291,7 +286,6 @@ legit() {
 }
 legit > "$W/legit.out" 2>&1 &
 LEGIT=$!
-PIDS+=("$LEGIT")
 busywait 180 grep -q "^ok " "$W/legit.out" ||
 	fail "the client's traffic runs (got: $(tail -n 3 "$W/legit.out"))"
 
@@ -317,7 +311,6 @@ for six in "" -6; do
 	a=$(h4 h01)
 	[ -z "$six" ] || a=$(h6 h01)
 	{ scan 120 -sS -T4 --max-retries 1 --host-timeout 100s -p 1-100 $six "$a"; } &
-	PIDS+=($!)
 done
 busywait $BAN_SECS allbanned || true
 lat=()
@@ -479,7 +472,6 @@ kill $CSPID 2>/dev/null || true
 wait $CSPID 2>/dev/null || true
 crowdsec -no-cs -c "$C/config.yaml" > "$W/lapi.out" 2>&1 &
 CSPID=$!
-PIDS+=("$CSPID")
 busywait 120 cs lapi status > /dev/null 2>&1 ||
 	fail "the LAPI alone answers (got: $(tail -n 3 "$W/lapi.out" 2>&1 | tr '\n' ' '))"
 c0=$(rss $CSPID) m0=$(memsz)

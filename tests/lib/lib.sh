@@ -91,6 +91,16 @@ setup_topology() {
 	done
 }
 
+# stop_jobs: end this shell's background jobs that still run, and wait
+# for them. By the job table, not by PIDs kept since they started: a long
+# test's PIDs wrap, and a number whose process ended may be another's.
+stop_jobs() {
+	local p
+	p=$(jobs -p)
+	# shellcheck disable=SC2086 # a PID a word
+	[ -z "$p" ] || { kill $p 2>/dev/null; wait $p 2>/dev/null; } || true
+}
+
 # Kill what runs in our namespaces (it would keep them and their rules
 # alive), then delete them.
 cleanup_namespaces() {

@@ -59,12 +59,10 @@ F2B=$(mktemp -d)
 EX=$F2B/examples
 LOG=$F2B/kern.log
 STOP=$F2B/stop
-PIDS=()
 NAMESPACES="$NAMESPACES host2"
 HOST2_4=10.0.4.2 HOST2_6=fd00:4::2
 old_all_netns=
-trap 'rc=$?; touch "$STOP"; [ ${#PIDS[@]} = 0 ] || kill "${PIDS[@]}" 2>/dev/null;
-	[ ${#PIDS[@]} = 0 ] || wait "${PIDS[@]}" 2>/dev/null; [ -z "$old_all_netns" ] ||
+trap 'rc=$?; touch "$STOP"; stop_jobs; [ -z "$old_all_netns" ] ||
 	sysctl -qw net.netfilter.nf_log_all_netns="$old_all_netns";
 	flush_rules host host2; rm -rf "$F2B"; (exit $rc); cleanup' EXIT
 
@@ -133,7 +131,6 @@ secs() { awk -v s="$1" -v e="$2" 'BEGIN { printf "%.1f", e - s }'; }
 
 # The kernel log, as a syslog daemon would keep it.
 stdbuf -oL dmesg --follow-new --time-format iso > "$LOG" 2>"$LOG.err" &
-PIDS+=($!)
 
 # fail2ban: its own config directory, the shipped files linked in.
 mkdir -p "$F2B"/{filter.d,action.d,jail.d}
@@ -193,7 +190,6 @@ ns router ipset add chaostables-ban6 $PEER6 timeout 3000
 f2b() { fail2ban-client -c "$F2B" -s "$F2B/fail2ban.sock" "$@"; }
 fail2ban-server -f -x -c "$F2B" -s "$F2B/fail2ban.sock" \
 	-p "$F2B/fail2ban.pid" > "$F2B/server.out" 2>&1 &
-PIDS+=($!)
 if busywait 90 f2b status chaostables >/dev/null 2>&1; then
 	pass "fail2ban $(fail2ban-server -V 2>/dev/null | head -n 1) runs the shipped jail"
 else
@@ -251,7 +247,6 @@ legit() {
 }
 legit > "$F2B/legit.out" 2>&1 &
 LEGIT=$!
-PIDS+=("$LEGIT")
 busywait 60 grep -q "^ok " "$F2B/legit.out" ||
 	fail "the client's traffic runs (got: $(tail -n 3 "$F2B/legit.out"))"
 
@@ -284,7 +279,6 @@ for f in 4 6; do
 	[ $f = 4 ] || six=(-6)
 	{ scan 120 -sS -T4 --max-retries 1 --host-timeout 100s -p 1-100 \
 		"${six[@]}" "$h1"; echo "$SCAN_OUT" > "$F2B/nmap$f.out"; } &
-	PIDS+=($!)
 	NMAP[$f]=$!
 done
 declare -A BANNED_AT LOGGED_AT
@@ -299,7 +293,6 @@ waitban() {
 		BANNED_AT[$f]=$(now)
 		hold_scanner $f &
 		HOLD[$f]=$!
-		PIDS+=($!)
 	done
 	[ -n "${BANNED_AT[4]:-}" ] && [ -n "${BANNED_AT[6]:-}" ]
 }
