@@ -63,10 +63,13 @@ SC4=192.0.2.200 SC6=2001:db8:1::7 SCNET6=2001:db8:1::/64
 CL4=192.0.2.100 CL6=2001:db8:2::100
 FAR4=198.18.39.15
 old_all_netns=
-trap 'rc=$?; touch "$STOP"; stop_jobs; [ -z "$old_all_netns" ] ||
+# set -e holds in a trap too: nothing of the cleanup may end it early or
+# change the test's status.
+trap 'rc=$?; set +e; touch "$STOP"; stop_jobs; [ -z "$old_all_netns" ] ||
 	sysctl -qw net.netfilter.nf_log_all_netns="$old_all_netns";
 	flush_rules $HOSTS; ip link del br0 2>/dev/null; rm -rf "$W"; cleanup_namespaces;
-	busywait 120 settled; (exit $rc); cleanup' EXIT
+	busywait 120 settled || echo "# cleanup: our modules still in use after 120 s";
+	(exit $rc); cleanup' EXIT
 # settled: no rule holds our targets and matches any more (the deleted
 # namespaces are gone), so that they unload after the test.
 settled() {

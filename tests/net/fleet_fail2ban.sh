@@ -62,7 +62,9 @@ STOP=$F2B/stop
 NAMESPACES="$NAMESPACES host2"
 HOST2_4=10.0.4.2 HOST2_6=fd00:4::2
 old_all_netns=
-trap 'rc=$?; touch "$STOP"; stop_jobs; [ -z "$old_all_netns" ] ||
+# set -e holds in a trap too: nothing of the cleanup may end it early or
+# change the test's status.
+trap 'rc=$?; set +e; touch "$STOP"; stop_jobs; [ -z "$old_all_netns" ] ||
 	sysctl -qw net.netfilter.nf_log_all_netns="$old_all_netns";
 	flush_rules host host2; rm -rf "$F2B"; (exit $rc); cleanup' EXIT
 
