@@ -68,16 +68,8 @@ old_all_netns=
 trap 'rc=$?; set +e; touch "$STOP"; stop_jobs; [ -z "$old_all_netns" ] ||
 	sysctl -qw net.netfilter.nf_log_all_netns="$old_all_netns";
 	flush_rules $HOSTS; ip link del br0 2>/dev/null; rm -rf "$W"; cleanup_namespaces;
-	busywait 120 settled || echo "# cleanup: our modules still in use after 120 s";
+	busywait 120 none_held || echo "# cleanup: held after 120 s:$(held_modules)";
 	(exit $rc); cleanup' EXIT
-# settled: no rule holds our targets and matches any more (the deleted
-# namespaces are gone), so that they unload after the test.
-settled() {
-	local m
-	for m in xt_CHAOS xt_DELUDE xt_TARPIT xt_portscan; do
-		[ ! -e "/sys/module/$m/refcnt" ] || [ "$(cat "/sys/module/$m/refcnt")" = 0 ] || return 1
-	done
-}
 
 require python3 nmap socat ipset nft dmesg stdbuf iptables-save
 # Not by require: the machine has no CrowdSec (its packages would start

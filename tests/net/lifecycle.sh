@@ -34,18 +34,6 @@ load_all() {
 	done
 }
 
-# held_modules: " MODULE=USE/HOLDERS" for each module whose use count
-# exceeds its holders (the modules depending on it): a rule holds it.
-held_modules() {
-	local m refs holders
-	for m in $OUR_MODULES; do
-		refs=$(cat "/sys/module/$m/refcnt")
-		holders=$(ls "/sys/module/$m/holders" | wc -l)
-		[ "$refs" = "$holders" ] || printf ' %s=%s/%s' "$m" "$refs" "$holders"
-	done
-}
-none_held() { [ -z "$(held_modules)" ]; }
-
 # refs_settled WHAT: no rule holds any module any more; polled.
 refs_settled() {
 	local what=$1 left
