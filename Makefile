@@ -4,6 +4,8 @@
 #                      and the iptables plugins
 # make install         modules to /lib/modules/$(KVER)/extra (KVER default:
 #                      the running kernel), plugins to xtables' plugin dir
+# make man             doc/chaostables.8 from its parts (doc/mkman): the
+#                      plugins' extensions/libxt_*.man and doc/man/*.man
 # make deb             the Debian packages chaostables and chaostables-dkms,
 #                      from the tracked files, into build/deb (DEBDIR)
 # make dist            the release tarball build/chaostables-VERSION.tar.gz
@@ -88,6 +90,11 @@ $(PLUGINDIR)/libxt_%.so: extensions/libxt_%.c $(wildcard include/linux/netfilter
 $(PLUGINDIR)/libxt_lscan.so: $(PLUGINDIR)/libxt_portscan.so
 	ln -sf $(notdir $<) $@
 
+man: doc/chaostables.8
+
+doc/chaostables.8: doc/mkman $(wildcard doc/man/*.man extensions/libxt_*.man)
+	sh doc/mkman > $@
+
 install: modules_install plugins
 	install -d $(DESTDIR)$(XTLIBDIR)
 	install -m 0644 $(PLUGINS) $(DESTDIR)$(XTLIBDIR)/
@@ -168,5 +175,5 @@ bench-peer: deps
 clean:
 	rm -rf build extensions/*.so
 
-.PHONY: all modules modules_install plugins install deb dist lint deps check check-install check-field check-next \
+.PHONY: all modules modules_install plugins man install deb dist lint deps check check-install check-field check-next \
 	check-debug demo bench bench-cost bench-peer clean

@@ -86,7 +86,7 @@ secs() { awk -v s="$1" -v e="$2" 'BEGIN { printf "%.1f", e - s }'; }
 
 # The manual's fleet ruleset and base firewall (as fleet_fail2ban.sh).
 mkdir -p "$W/ex/conf"
-list=$(python3 "$TOP/tests/net/helpers/doc_examples.py" "$W/ex" "$TOP/doc/mkman")
+list=$(python3 "$TOP/tests/net/helpers/doc_examples.py" "$W/ex" "$TOP/doc/fleet.md")
 for f in 4 6; do
 	r=
 	for id in $(awk -F'\t' -v k="restore$f" '$2 == k && $3 == "noflush" { print $1 }' <<< "$list"); do

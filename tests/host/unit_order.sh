@@ -37,7 +37,7 @@ verify() {
 	SYSTEMD_UNIT_PATH="$tmp:$U/lib/systemd/system:$U/usr/lib/systemd/system:" \
 		systemd-analyze verify "$@" 2>&1 |
 		grep -Ei 'cycle|chaostables' |
-		grep -Ev '^chaostables.service: Command (/usr/libexec/chaostables-load is not executable|.man chaostables\(8\). failed)' || true
+		grep -Ev '^chaostables.service: Command (/usr/libexec/chaostables-load is not executable|.man chaostables(-load)?\(8\). failed)' || true
 }
 
 # show OUTPUT: as comment lines.

@@ -365,18 +365,18 @@ vm_link() {
 	ip -n "$2" link set "$3" up
 }
 
-# manual_example TITLE: the example of doc/mkman whose first line is
-# TITLE, as tests/net/helpers/doc_examples.py reads it (roff undone).
+# manual_example TITLE: the example of the guides (doc/*.md) whose first
+# line is TITLE, as tests/net/helpers/doc_examples.py reads it.
 manual_example() {
 	PYTHONPATH=$(dirname "${BASH_SOURCE[0]}")/../net/helpers:$PYTHONPATH \
-		python3 - "$(dirname "${BASH_SOURCE[0]}")/../../doc/mkman" "$1" <<-'EOF'
+		python3 - "$1" "$(dirname "${BASH_SOURCE[0]}")"/../../doc/*.md <<-'EOF'
 		import sys
 		import doc_examples
-		for _, lines in doc_examples.man_blocks(open(sys.argv[1]).read()):
-		    if lines and lines[0] == sys.argv[2]:
-		        print("\n".join(lines))
-		        break
-		else:
-		    sys.exit("no example " + sys.argv[2])
+		for path in sys.argv[2:]:
+		    for _, lines in doc_examples.md_blocks(open(path).read()):
+		        if lines and lines[0] == sys.argv[1]:
+		            print("\n".join(lines))
+		            sys.exit(0)
+		sys.exit("no example " + sys.argv[1])
 	EOF
 }

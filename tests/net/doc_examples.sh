@@ -3,8 +3,8 @@
 # vm-timeout: 1200
 # The documents and the root's iptables, the same for each kernel:
 # vm-per-root
-# Every iptables example of the README and the manual (doc/mkman,
-# extensions/*.man) loads, with iptables-legacy and with iptables-nft:
+# Every iptables example of the README, the guides (doc/*.md) and the
+# manual's fragments (extensions/*.man) loads, with iptables-legacy and with iptables-nft:
 # tests/net/helpers/doc_examples.py extracts them (its header says where it
 # looks); each one runs in a fresh network namespace "docex" of its own,
 # with the variant's iptables, ip6tables and their -restore first in
@@ -34,7 +34,8 @@ trap 'rc=$?; del_netns $NS; rm -rf "$BIN" "$EX" "$CONF"; (exit $rc); cleanup' EX
 require python3 iptables-legacy iptables-nft ipset
 
 cd "$TOP"
-docs=(README doc/mkman extensions/libxt_*.man)
+docs=(README doc/ruleset.md doc/fleet.md doc/ha-pair.md doc/extensions.md
+      extensions/libxt_*.man)
 list=$(python3 tests/net/helpers/doc_examples.py "$EX" "${docs[@]}") ||
 	{ fail "doc_examples.py extracts the examples (it failed)"; finish; }
 for d in "${docs[@]}"; do

@@ -3,7 +3,7 @@
 # vm-timeout: 900
 # The manual's ruleset in the root's iptables, the same for each kernel:
 # vm-per-root
-# The manual's recommended ruleset (chaostables(8), EXAMPLES), as written
+# The recommended ruleset (doc/ruleset.md, the guide), as written
 # there, does what the manual says, IPv4 and IPv6: the base firewall
 # (its /etc/nftables.conf, nft -f) and then /etc/chaostables/rules.vN
 # by service/chaostables-load, as chaostables.service loads them, in
@@ -49,7 +49,7 @@ h() { ns host env PATH="$BIN/$V:$PATH" "$@"; }
 # (written out in full).
 read -r SCANNER6_FULL CLIENT6_FULL < <(python3 -c 'import ipaddress, sys; print(*(ipaddress.ip_address(a).exploded for a in sys.argv[1:]))' "$SCANNER6" "$CLIENT6")
 
-list=$(python3 "$TOP/tests/net/helpers/doc_examples.py" "$EX" "$TOP/doc/mkman")
+list=$(python3 "$TOP/tests/net/helpers/doc_examples.py" "$EX" "$TOP/doc/ruleset.md")
 manual_example "# /etc/nftables.conf" > "$EX/nftables.conf" ||
 	{ fail "the manual has an /etc/nftables.conf example"; finish; }
 mkdir "$EX/conf"

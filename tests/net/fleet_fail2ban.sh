@@ -20,7 +20,7 @@
 #  client  10.0.2.2 ---+               +--- host2 10.0.4.2  (host 2)
 #          fd00:2::2                              fd00:4::2
 #
-#  host, host2: the manual's base firewall (EXAMPLES' /etc/nftables.conf)
+#  host, host2: the manual's base firewall (doc/ruleset.md's /etc/nftables.conf)
 #    and its LOGGING AND FLEET-WIDE BANS ruleset (tests/net/helpers/
 #    doc_examples.py extracts it) by service/chaostables-load, its sets;
 #    services on 22 (banner, echo), 80 (echo), 443 (banner, close)
@@ -74,7 +74,7 @@ require python3 nmap socat ipset nft fail2ban-server fail2ban-client dmesg \
 # The manual's fleet ruleset: the rules files that use the sets, their
 # base firewall and the sets they need.
 mkdir -p "$EX"
-list=$(python3 "$TOP/tests/net/helpers/doc_examples.py" "$EX" "$TOP/doc/mkman")
+list=$(python3 "$TOP/tests/net/helpers/doc_examples.py" "$EX" "$TOP/doc/fleet.md")
 declare -A RULES
 for f in 4 6; do
 	for id in $(awk -F'\t' -v k="restore$f" '$2 == k && $3 == "noflush" { print $1 }' <<< "$list"); do

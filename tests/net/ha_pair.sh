@@ -23,8 +23,8 @@
 #     |
 #  host 192.0.2.10: echo 22, 80, banner 21 (accepted); 25 held by TARPIT
 #
-# The rules, conntrackd.conf and keepalived.conf are the manual's (HA PAIR
-# in doc/mkman), with each router's own addresses and file paths.
+# The rules, conntrackd.conf and keepalived.conf are those of the guide
+# doc/ha-pair.md, with each router's own addresses and file paths.
 #
 # Phase 1, r1 crashes (everything in it killed, links down) mid-scan:
 # - three slow nmap scans (-sS -sT -sF, -r, 3 s apart) are classified on
@@ -57,7 +57,7 @@ trap ha_cleanup EXIT
 
 require conntrackd keepalived nmap socat conntrack python3 iptables-nft
 
-# The manual's addresses (HA PAIR): outside 198.51.100.0/24, inside
+# The manual's addresses (doc/ha-pair.md): outside 198.51.100.0/24, inside
 # 192.0.2.0/24, sync 192.168.100.0/24.
 SCAN4=198.51.100.2 CLIENT4=198.51.100.3 SPLIT4=198.51.100.4
 LATE4=198.51.100.5 HOST4=192.0.2.10
@@ -117,7 +117,7 @@ topology() {
 	ns host sysctl -qw net.ipv4.tcp_synack_retries=10
 }
 
-# rules R: the manual's files (HA PAIR) as chaostables.service loads
+# rules R: the manual's files (doc/ha-pair.md) as chaostables.service loads
 # them, then counting rules before them (scanner, split flows, client).
 rules() {
 	local c

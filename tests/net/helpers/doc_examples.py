@@ -5,8 +5,10 @@
 usage: doc_examples.py OUTDIR FILE...
 
 Where examples are:
-  man pages (doc/mkman, extensions/*.man): each .nf/.fi block, roff
+  man pages (extensions/*.man, doc/man/*.man): each .nf/.fi block, roff
     escapes undone, request lines (.RS...) dropped, lines that end in a
+    backslash joined;
+  guides (doc/*.md): each fenced (```) block, lines that end in a
     backslash joined;
   the README: each run of lines indented by two spaces or more; a
     command line's first run of three spaces or more starts its comment
@@ -59,6 +61,29 @@ def man_blocks(text):
             block[1].append(unroff(line))
 
 
+def md_blocks(text):
+    """(line number, [lines]) of each ``` fenced block."""
+    block = None
+    for n, line in enumerate(text.split('\n'), 1):
+        if line.startswith('```'):
+            if block is None:
+                block = (n + 1, [])
+            else:
+                yield block
+                block = None
+        elif block is not None:
+            block[1].append(line)
+
+
+def blocks(path, text):
+    """The example blocks of PATH, by its kind."""
+    if path.endswith('.md'):
+        return md_blocks(text)
+    if os.path.basename(path).startswith('README'):
+        return readme_blocks(text)
+    return man_blocks(text)
+
+
 def readme_blocks(text):
     block = None
     for n, line in enumerate(text.split('\n'), 1):
@@ -91,11 +116,9 @@ def main():
     n = 0
     for path in files:
         text = open(path).read()
-        man = not os.path.basename(path).startswith('README')
-        blocks = man_blocks(text) if man else readme_blocks(text)
         base = {}
         sets = []
-        for line, lines in blocks:
+        for line, lines in blocks(path, text):
             lines = joined(lines)
             name = '%s:%d' % (path, line)
             if any(TABLE.match(x.strip()) for x in lines):
