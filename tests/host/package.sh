@@ -42,7 +42,12 @@ deb_has chaostables "$xtlib/libxt_portscan.so" "$xtlib/libxt_DELUDE.so" \
 	usr/libexec/chaostables-prom usr/libexec/chaostables-services \
 	etc/chaostables/rules.v4 etc/chaostables/rules.v6 etc/chaostables/allowlist \
 	usr/share/netfilter-persistent/plugins.d/35-chaostables \
-	usr/share/doc/chaostables/rule-logic.md \
+	usr/share/man/man8/chaostables-load.8 usr/share/man/man8/chaostables-services.8 \
+	usr/share/man/man8/chaostables-prom.8 usr/share/doc/chaostables/NEWS.Debian \
+	usr/share/doc/chaostables/rule-logic.md usr/share/doc/chaostables/ruleset.md \
+	usr/share/doc/chaostables/extensions.md usr/share/doc/chaostables/second-look.md \
+	usr/share/doc/chaostables/fleet.md usr/share/doc/chaostables/ha-pair.md \
+	usr/share/doc/chaostables/benchmarks.md usr/share/doc/chaostables/migration.md \
 	usr/share/doc/chaostables/examples/fail2ban/filter.d/chaostables.conf \
 	usr/share/doc/chaostables/examples/fail2ban/jail.d/chaostables.conf \
 	usr/share/doc/chaostables/examples/fail2ban/action.d/chaostables-ipset.conf \
