@@ -48,7 +48,7 @@ for ext in "${PLUGIN_EXTS[@]}"; do
 	# The entry as the page shows it, less a page's header and footer.
 	n=$(lines <(printf '.TH T 8\n.SS %s\n' "$name"; cat "$man"))
 	at_most "$name's entry, rendered lines" 80 $((n - $(lines <(echo '.TH T 8'))))
-	missing= missing_page=
+	missing="" missing_page=""
 	opts=$(help_opts "$ext")
 	[ -n "$opts" ] || missing=" (no option in $ext -h)"
 	for opt in $opts; do

@@ -35,7 +35,7 @@ same "SYSCTLS lists the settings kernel/*.c registers" \
 define() {
 	local v
 	v=$(sed -n "s/^#define[[:space:]]\+$1[[:space:]]\+\([^/]*\).*/\1/p" kernel/nf_chaos_internal.h)
-	echo $(($v))
+	echo $((v))
 }
 # row NAME FIELD: field FIELD (2 default, 3 range) of NAME's row.
 row() { awk -F';' -v n="$1" -v f="$2" '$1 == n { print $f }' <<< "$rows"; }
