@@ -34,7 +34,7 @@ void nf_chaos_count_drop(struct net *net, enum nf_chaos_drop why)
 }
 EXPORT_SYMBOL_GPL(nf_chaos_count_drop);
 
-/* The answers a target can send; chaostables(8), COUNTERS, has them all. */
+/* The answers a target can send; chaostables-load(8), COUNTERS, has them all. */
 static const struct {
 	const char *name;
 	enum nf_chaos_target by;

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # vm-every-kernel
-# The counters of the modules (chaostables(8), COUNTERS): each event
+# The counters of the modules (chaostables-load(8), COUNTERS): each event
 # moves its own counters, by as much as it should, and no other, in the
 # netns it happened in; chaostables-prom exports them.
 #

@@ -21,7 +21,7 @@
 #          fd00:2::2                              fd00:4::2
 #
 #  host, host2: the manual's base firewall (doc/ruleset.md's /etc/nftables.conf)
-#    and its LOGGING AND FLEET-WIDE BANS ruleset (tests/net/helpers/
+#    and the fleet ruleset of doc/fleet.md (tests/net/helpers/
 #    doc_examples.py extracts it) by service/chaostables-load, its sets;
 #    services on 22 (banner, echo), 80 (echo), 443 (banner, close)
 #  root namespace: dmesg --follow-new > kern.log (the kernel's LOG lines

@@ -172,7 +172,7 @@ busywait 60 _pending ||
 	fail "greetings pending (expected connected, got $(cat "$D"/greet.*))"
 
 # conntrackd -t at keepalived's start flushes r2's table a minute later
-# (HA PAIR): the crash comes after it.
+# (doc/ha-pair.md): the crash comes after it.
 busywait 120 _after "$started" 65 || true
 echo "# +${SECONDS}s: r1 crashes"
 crash=$(now)
