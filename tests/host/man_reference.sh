@@ -55,9 +55,10 @@ expect "epoch and held_rate's minimum" "2" \
 	"$(grep -c 'extra1[[:space:]]*= SYSCTL_ONE' kernel/nf_chaos_core.c)"
 
 # The tools' statuses: each "exit N" of service/chaostables-{load,
-# services}, 0 for a normal end, and 1 for chaostables-prom (set -e:
+# services,status}, 0 for a normal end, and 1 for chaostables-prom (set -e:
 # any failed command); the page's EXIT STATUS entries.
-codes=$({ echo 0 1; grep -ho '\bexit [0-9]' service/chaostables-load service/chaostables-services |
+codes=$({ echo 0 1; grep -ho '\bexit [0-9]' service/chaostables-load service/chaostables-services \
+	service/chaostables-status |
 	cut -d' ' -f2; } | xargs)
 same "chaostables-load(8)'s EXIT STATUS lists the tools' statuses" "$codes" \
 	"$(sed -n '/^\.SH EXIT STATUS/,/^\.SH /p' doc/chaostables-load.8 |

@@ -40,10 +40,12 @@ deb_has chaostables "$xtlib/libxt_portscan.so" "$xtlib/libxt_DELUDE.so" \
 	"$xtlib/libxt_TARPIT.so" "$xtlib/libxt_CHAOS.so" "$xtlib/libxt_lscan.so" \
 	usr/share/man/man8/chaostables.8 usr/libexec/chaostables-load \
 	usr/libexec/chaostables-prom usr/libexec/chaostables-services \
+	usr/libexec/chaostables-status usr/sbin/chaostables-status \
 	etc/chaostables/rules.v4 etc/chaostables/rules.v6 etc/chaostables/allowlist \
 	usr/share/netfilter-persistent/plugins.d/35-chaostables \
 	usr/share/man/man8/chaostables-load.8 usr/share/man/man8/chaostables-services.8 \
-	usr/share/man/man8/chaostables-prom.8 usr/share/doc/chaostables/NEWS.Debian \
+	usr/share/man/man8/chaostables-prom.8 usr/share/man/man8/chaostables-status.8 \
+	usr/share/doc/chaostables/NEWS.Debian \
 	usr/share/doc/chaostables/rule-logic.md usr/share/doc/chaostables/ruleset.md \
 	usr/share/doc/chaostables/extensions.md usr/share/doc/chaostables/second-look.md \
 	usr/share/doc/chaostables/fleet.md usr/share/doc/chaostables/ha-pair.md \
