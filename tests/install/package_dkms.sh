@@ -10,7 +10,8 @@
 # root with headers (in a chroot, dkms builds for all of them). Checked:
 # - the modules of each tested kernel of the root (tests/kernels) in
 #   /lib/modules/KVER/updates/dkms, found by modinfo -k (depmod ran),
-#   for that kernel (vermagic), by the compiler its headers name;
+#   for that kernel (vermagic), by the compiler its headers name, signed
+#   with DKMS' key;
 # - the postinst's warnings, for kernels that only have a directory in
 #   /lib/modules (a lower layer of the test's own): one above the newest
 #   tested series ("not supported") and one of the newest series
@@ -124,6 +125,11 @@ for k in $kvers; do
 		"$C/lib/modules/$k/build/.config")
 	expect "xt_CHAOS for $k built by gcc ${cc:=(none in its .config)}" "*GCC: (*) $cc*" \
 		"$(in_root sh -c "xz -dcf '$ko' > /tmp/ko && readelf -p .comment /tmp/ko" 2>&1 | xargs)"
+	# DKMS signs with its MOK key (Secure Boot); nothing of ours stops it.
+	expect "DKMS signed the modules for $k" "" \
+		"$(for m in $OUR_MODULES; do
+			[ -n "$(in_root modinfo -k "$k" -F signer "$m")" ] || echo "$m"
+		   done | xargs)"
 	expect "no warning for $k" "" "$(grep "chaostables-dkms: warning: .*kernel $k[ :]" <<< "$log")"
 done
 expect "postinst warns that $above is not supported" \
