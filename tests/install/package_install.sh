@@ -11,6 +11,8 @@
 #   updates/dkms; iptables takes a portscan + CHAOS rule with the plugins
 #   from xtables' default directory (no XTABLES_LIBDIR); iptables-save
 #   shows it; the modules unload once the rule is gone;
+# - the unit's ExecStart loads the recommended ruleset with the modules
+#   from updates/dkms, its ExecStop takes it away;
 # - apt-get purge leaves nothing of ours behind.
 # vm/run's preloaded modules (build/KVER) are unloaded first, so that only
 # the installed ones can load, and loaded again at the end.
@@ -76,6 +78,42 @@ if unload_ours; then
 	pass "installed modules unload once the rule is gone"
 else
 	fail "installed modules unload once the rule is gone (still loaded: $(loaded_ours))"
+fi
+
+# The unit's start and stop, as chaostables.service runs them (no systemd
+# in this guest; tests/field boots it): the recommended ruleset, every
+# rule line uncommented, loads with our modules from updates/dkms,
+# which the loader modprobes, and goes again.
+unit=$(dpkg -L chaostables | grep '/chaostables\.service$')
+sed -i 's/^#\([-*:]\|COMMIT\)/\1/' /etc/chaostables/rules.v4 /etc/chaostables/rules.v6
+for what in ExecStart ExecStop; do
+	cmd=$(sed -n "s/^$what=//p" "$unit")
+	read -ra argv <<< "$cmd"
+	if out=$(ns host "${argv[@]}" 2>&1); then
+		pass "the unit's $what: $cmd"
+	else
+		fail "the unit's $what: $cmd (expected success, got: ${out//$'\n'/ })"
+	fi
+	ours=$(ns host iptables-save | grep -c -e '-j chaostables-' || true)
+	if [ "$what" = ExecStart ]; then
+		if [ "$ours" -gt 0 ]; then
+			pass "ExecStart loads our jumps ($ours)"
+		else
+			fail "ExecStart loads our jumps (expected some, got none)"
+		fi
+		expect "ExecStart's modules come from updates/dkms" "" \
+			"$(for m in $(loaded_ours); do
+				modinfo -n "$m" | grep -v "^/lib/modules/$KVER/updates/dkms/"
+			   done)"
+		expect "ExecStart loaded xt_portscan" "*xt_portscan*" "$(loaded_ours)"
+	else
+		expect "ExecStop leaves no jump of ours" 0 "$ours"
+	fi
+done
+if unload_ours; then
+	pass "the unit's modules unload after its stop"
+else
+	fail "the unit's modules unload after its stop (still loaded: $(loaded_ours))"
 fi
 
 purge_debs
