@@ -16,9 +16,10 @@
 # - apt-get purge leaves nothing of ours behind.
 # vm/run's preloaded modules (build/KVER) are unloaded first, so that only
 # the installed ones can load, and loaded again at the end.
-# Measured under TCG on 7.3, beside other work (load 4 to 6 on 2 cores):
-# 146 s, 124 s of it the purge (DKMS' removal, depmod); a bound of four
-# times it (tests/costs):
+# Measured under TCG on 7.3, beside other work on the 2 cores: 236 s at
+# load 6 to 8, 190 s of it the purge (DKMS' removal, depmod); before the
+# unit's start and stop, 146 s at load 4. A bound of 2.5 to 4 times it
+# (tests/costs):
 # vm-timeout: 600
 # The packages are the root's, the same for each of its kernels:
 # vm-per-root
