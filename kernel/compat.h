@@ -43,6 +43,20 @@
 #define chaos_inet6_lookup_established __inet6_lookup_established
 #endif
 
+/*
+ * Before 6.8, the SYN cookie checks take the cookie (the ACK's number
+ * less one) that 6.8 finds in the header itself.
+ */
+#ifdef CHAOS_COOKIE_CHECK_SEQ
+#define chaos_cookie_v4_check(iph, th) \
+	__cookie_v4_check(iph, th, ntohl((th)->ack_seq) - 1)
+#define chaos_cookie_v6_check(iph, th) \
+	__cookie_v6_check(iph, th, ntohl((th)->ack_seq) - 1)
+#else
+#define chaos_cookie_v4_check __cookie_v4_check
+#define chaos_cookie_v6_check __cookie_v6_check
+#endif
+
 /* Before 6.6: tables end in an empty entry, sizes are not passed. */
 #ifdef CHAOS_NO_NET_SYSCTL_SZ
 #define register_net_sysctl_sz(net, path, table, size) \

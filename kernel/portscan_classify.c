@@ -95,6 +95,21 @@ static bool portscan_local_conn(const struct sk_buff *skb,
 }
 
 /*
+ * The ACK that returns a SYN cookie of this host: SYNPROXY answers the
+ * SYN before any flow or socket exists, and builds both from this ACK.
+ */
+static bool portscan_cookie_ack(const struct sk_buff *skb,
+				const struct tcphdr *th, u8 pf)
+{
+	if (!IS_ENABLED(CONFIG_SYN_COOKIES) || !th->ack || th->syn || th->fin)
+		return false;
+	if (pf == NFPROTO_IPV4)
+		return chaos_cookie_v4_check(ip_hdr(skb), th) > 0;
+	return IS_ENABLED(CONFIG_IPV6) &&
+	       chaos_cookie_v6_check(ipv6_hdr(skb), th) > 0;
+}
+
+/*
  * A well-formed timestamp option (kind 8, length 10, non-zero echo) among
  * the options of @th, which lie inside the segment: what every segment of
  * a connection that negotiated timestamps carries, its keepalives too.
@@ -147,8 +162,8 @@ static bool portscan_to_local(const struct sk_buff *skb,
 /*
  * A segment (not a SYN) that conntrack has no history for: flushed,
  * expired, failed over, or older than conntrack in this netns. It is
- * real if it is a RST (an answer to our own attempt, or late) or a local
- * socket owns it. At the host it is addressed to that is the whole
+ * real if it is a RST (an answer to our own attempt, or late), a local
+ * socket owns it, or it returns a SYN cookie (SYNPROXY's handshake). At the host it is addressed to that is the whole
  * answer: data or options prove nothing a probe cannot carry. Elsewhere
  * (FORWARD, OUTPUT, PRE_ROUTING to another host) there is no socket to
  * ask: data, or a timestamp option with an echo on an ACK or FIN|ACK,
@@ -160,7 +175,8 @@ static bool portscan_unknown_real(const struct sk_buff *skb,
 				  unsigned int thoff, const struct tcphdr *th,
 				  const struct nf_hook_state *state)
 {
-	if (th->rst || portscan_local_conn(skb, th, state))
+	if (th->rst || portscan_local_conn(skb, th, state) ||
+	    portscan_cookie_ack(skb, th, state->pf))
 		return true;
 	if (portscan_to_local(skb, state))
 		return false;
