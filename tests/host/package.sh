@@ -42,6 +42,7 @@ deb_has chaostables "$xtlib/libxt_portscan.so" "$xtlib/libxt_DELUDE.so" \
 	usr/libexec/chaostables-prom usr/libexec/chaostables-services \
 	usr/libexec/chaostables-status usr/sbin/chaostables-status \
 	etc/chaostables/rules.v4 etc/chaostables/rules.v6 etc/chaostables/allowlist \
+	etc/chaostables/interfaces \
 	usr/share/netfilter-persistent/plugins.d/35-chaostables \
 	usr/share/man/man8/chaostables-load.8 usr/share/man/man8/chaostables-services.8 \
 	usr/share/man/man8/chaostables-prom.8 usr/share/man/man8/chaostables-status.8 \
@@ -50,6 +51,7 @@ deb_has chaostables "$xtlib/libxt_portscan.so" "$xtlib/libxt_DELUDE.so" \
 	usr/share/doc/chaostables/extensions.md usr/share/doc/chaostables/second-look.md \
 	usr/share/doc/chaostables/fleet.md usr/share/doc/chaostables/ha-pair.md \
 	usr/share/doc/chaostables/benchmarks.md usr/share/doc/chaostables/migration.md \
+	usr/share/doc/chaostables/host-roles.md \
 	usr/share/doc/chaostables/examples/fail2ban/filter.d/chaostables.conf \
 	usr/share/doc/chaostables/examples/fail2ban/jail.d/chaostables.conf \
 	usr/share/doc/chaostables/examples/fail2ban/action.d/chaostables-ipset.conf \

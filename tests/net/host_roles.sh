@@ -23,7 +23,7 @@
 #   nofp      its clients are not in portscan's list
 #
 #   lvs       LVS director, NAT to backend: 10.0.3.2:8080; refused: the
-#             virtual service deleted
+#             virtual service deleted, chaostables-load refresh
 #   kube      kube-proxy's IPVS mode (net.ipv4.vs.conntrack=1): a
 #             ClusterIP on kube-ipvs0 (added after start, then
 #             chaostables-load refresh) and a NodePort 10.0.3.2:30080;
@@ -40,14 +40,12 @@
 #   dhcp      the host's DHCP client (udhcpc on eth0, broadcast replies)
 #             gets its lease, our answering rules count none of it
 #
-# CHAOS_ROLES_TOP: the tree whose service/ to load (default: this one), to
-# show the old ruleset's matrix.
 # (A CrowdSec row and an "ours back after flush ruleset" column are the
 # life cycle's: tests/field.)
 set -e
 source "$(dirname "$0")/../lib/lib.sh"
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-SVC=${CHAOS_ROLES_TOP:-$TOP}/service
+SVC=$TOP/service
 CONF=$(mktemp -d)
 NAMESPACES+=" backend ctr"
 ROWS="lvs kube synproxy backend docker wireguard dhcp"
@@ -197,7 +195,8 @@ row_lvs() {
 	mark lvs reached "again (a second flow)" reaches client "$HOST4" 8080 backend
 	mark lvs answered "scanner's SYN to 801 answered" answered 801
 	h ipvsadm -D -t "$HOST4:8080"
-	mark lvs refused "the virtual service deleted: the client's connect refused" \
+	h "$SVC/chaostables-load" refresh "$CONF" 2>/dev/null || true
+	mark lvs refused "the virtual service deleted (and refreshed): the client's connect refused" \
 		refused client "$HOST4" 8080
 	nofp lvs "$CLIENT4"
 }
