@@ -12,16 +12,21 @@
 # - a filter chain of ours beside another table's base chain on that hook
 #   (nftables') is refused, and nothing changes;
 # - stop: nothing of ours left, the base's rules as they were;
-# - strip: a saved file without our chains and jumps, the base's kept.
+# - strip: a saved file without our chains and jumps, the base's kept;
+# - the sets: the guarded interfaces those of the default routes, or of
+#   DIR/interfaces once it names some (refresh); the ports served kept
+#   by stop (in /var/lib/chaostables, a tmpfs here) and back at start.
 set -e
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 source "$TOP/tests/lib/ksft.inc"
 require unshare iptables-legacy iptables-nft nft ipset
 
-# In a namespace of our own: nothing reaches the machine's tables.
+# In a namespace of our own: nothing reaches the machine's tables, nor
+# its /var/lib.
 if [ -z "${LOADER_NS:-}" ]; then
-	exec env LOADER_NS=1 unshare -n bash "$0" "$@"
+	exec env LOADER_NS=1 unshare -n -m --propagation private bash "$0" "$@"
 fi
+mount -t tmpfs tmpfs /var/lib
 LOAD=$TOP/service/chaostables-load
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -121,4 +126,23 @@ for v in legacy nft; do
 	nft flush ruleset
 	PATH=${PATH#"$tmp":}
 done
+
+# members SET: its entries, sorted, on one line.
+members() { ipset list "$1" | sed '1,/^Members:/d' | awk '{ print $1 }' | sort | xargs; }
+# This machine's ip makes no links: the default route goes by lo.
+ip link set lo up
+ip route add default dev lo
+"$LOAD" start "$tmp/ok" 2> /dev/null || fail "sets: start"
+expect "sets: the default route's interface guarded" "0.0.0.0/0,lo" "$(members chaostables-scope)"
+echo eth9 > "$tmp/ok/interfaces"
+"$LOAD" refresh "$tmp/ok" 2> /dev/null || fail "sets: refresh"
+expect "sets: DIR/interfaces' after refresh" "0.0.0.0/0,eth9" "$(members chaostables-scope)"
+expect "sets: IPv6 alike" "::/0,eth9" "$(members chaostables-scope6)"
+ipset add chaostables-served 192.0.2.1,tcp:443
+"$LOAD" stop "$tmp/ok" 2> /dev/null || fail "sets: stop"
+expect "sets: stop takes them away" "" "$(ipset list -n | grep chaostables)"
+"$LOAD" start "$tmp/ok" 2> /dev/null || fail "sets: start again"
+expect "sets: the ports served back after stop and start" "192.0.2.1,tcp:443" \
+	"$(members chaostables-served)"
+"$LOAD" stop "$tmp/ok" 2> /dev/null || fail "sets: stop again"
 finish
