@@ -6,7 +6,8 @@
 # The recommended ruleset (service/rules.v4, uncommented, loaded by
 # service/chaostables-load as chaostables.service does) never touches
 # what a host serves by other means than a listening socket, one host
-# doing every job at once, IPv4 (lib.sh's topology, and more):
+# doing every job at once, IPv4 (and IPv6 for the backend's services;
+# both families' rules loaded) in lib.sh's topology, and more:
 #
 #  scanner --\                  /-- lvs0 10.0.4.1 --- backend 10.0.4.2:80
 #  client  --- router --- eth0 host
@@ -53,7 +54,9 @@ COLUMNS="reached refused answered nofp"
 declare -A cell
 trap 'rc=$?; flush_rules host; rm -rf "$CONF" /var/lib/chaostables; (exit $rc); cleanup' EXIT
 
-require ipvsadm wg nft ipset socat nc busybox iptables
+require ipvsadm wg nft ipset socat nc busybox iptables python3
+# The client's IPv6 address as xt_recent lists it (written out).
+CLIENT6_FULL=$(python3 -c 'import ipaddress, sys; print(ipaddress.ip_address(sys.argv[1]).exploded)' "$CLIENT6")
 
 # h CMD...: in host.
 h() { ns host "$@"; }
@@ -74,15 +77,23 @@ mark() {
 # not CMD...: CMD's status, inverted.
 not() { ! "$@"; }
 
+# sock ADDR PORT: socat's address of a TCP connection to ADDR:PORT.
+sock() {
+	if [[ $1 = *:* ]]; then
+		echo "TCP6:[$1]:$2,connect-timeout=10"
+	else
+		echo "TCP4:$1:$2,connect-timeout=10"
+	fi
+}
 # reaches NS ADDR PORT NAME: NS's request to ADDR:PORT gets NAME's
 # banner (a client that sends data, not a scanner's probe).
 reaches() {
-	printf 'GET /\r\n' | ns "$1" timeout 15 socat -T 10 - "TCP4:$2:$3,connect-timeout=10" 2>/dev/null |
+	printf 'GET /\r\n' | ns "$1" timeout 15 socat -T 10 - "$(sock "$2" "$3")" 2>/dev/null |
 		grep -q "^banner $4"
 }
 # refused NS ADDR PORT: NS's connect to ADDR:PORT is refused (RST).
 refused() {
-	ns "$1" timeout 15 socat -T 5 - "TCP4:$2:$3,connect-timeout=10" < /dev/null 2>&1 |
+	ns "$1" timeout 15 socat -T 5 - "$(sock "$2" "$3")" < /dev/null 2>&1 |
 		grep -q 'Connection refused'
 }
 # answered PORT: the scanner's SYN to the host's PORT gets a SYN/ACK.
@@ -229,17 +240,22 @@ row_synproxy() {
 }
 
 row_backend() {
-	local p
+	local p a
 	for p in 443 8443; do
-		mark backend reached "client reaches $p" busywait 30 reaches client "$HOST4" "$p" "$p"
+		for a in "$HOST4" "$HOST6"; do
+			mark backend reached "client reaches $a port $p" \
+				busywait 30 reaches client "$a" "$p" "$p"
+		done
 	done
 	mark backend answered "scanner's SYN to 803 (never served) answered" answered 803
 	for p in 443 8443; do
 		stop_server "$p" || fail "backend: the service on $p stops"
 		busywait 30 not _listening host ":$p\$" ||
 			fail "backend: the service on $p stops"
-		mark backend refused "$p stopped: the client's connect refused" \
-			refused client "$HOST4" "$p"
+		for a in "$HOST4" "$HOST6"; do
+			mark backend refused "$p stopped: the client's connect to $a refused" \
+				refused client "$a" "$p"
+		done
 		mark backend refused "$p stopped: a TCP health check (connect only) fails" \
 			not ns client nc -z -w 5 "$HOST4" "$p"
 	done
@@ -252,7 +268,7 @@ row_backend() {
 			refused client "$HOST4" "$p"
 	done
 	mark backend answered "ours started again: scanner's SYN to 803 answered" answered 803
-	nofp backend "$CLIENT4"
+	nofp backend "$CLIENT4" "$CLIENT6_FULL"
 }
 
 row_docker() {
@@ -296,7 +312,9 @@ row_dhcp() {
 }
 
 topology
-sed -n 's/^#\([-*:]\|COMMIT\)/\1/p' "$SVC/rules.v4" > "$CONF/rules.v4"
+for f in rules.v4 rules.v6; do
+	sed -n 's/^#\([-*:]\|COMMIT\)/\1/p' "$SVC/$f" > "$CONF/$f"
+done
 : > "$CONF/allowlist"
 rm -rf /var/lib/chaostables
 out=$(h "$SVC/chaostables-load" start "$CONF" 2>&1) ||
