@@ -38,6 +38,7 @@
 #            module, loads nothing; reach holds, 1000 unanswered (the
 #            base's drop)
 source "$(dirname "$0")/package_lib.inc"
+source "$(dirname "$0")/../lib/matrix.inc"
 trap 'rc=$?; reload_preloaded; (exit $rc); cleanup' EXIT
 require nc nft netfilter-persistent ipset socat update-alternatives modinfo
 
@@ -483,10 +484,5 @@ if [[ $BASES = *docker* ]] && ROWS+=" ufw" && timed "netfilter-persistent remove
 fi
 
 echo "# the matrix (ok: each check of the cell passed; -: none for that row)"
-{
-	echo "base $COLUMNS"
-	for r in $ROWS; do
-		echo "$r $(for c in $COLUMNS; do echo "${cell[$r,$c]:--}"; done | xargs)"
-	done
-} | awk '{ printf "#"; for (i = 1; i <= NF; i++) printf " %-9s", $i; print "" }'
+matrix_print base
 finish

@@ -45,6 +45,7 @@
 # life cycle's: tests/field.)
 set -e
 source "$(dirname "$0")/../lib/lib.sh"
+source "$(dirname "$0")/../lib/matrix.inc"
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 SVC=$TOP/service
 CONF=$(mktemp -d)
@@ -326,11 +327,6 @@ for r in $ROWS; do
 done
 
 echo "# the matrix, $SVC's rules on $(uname -r) (ok: each check of the cell passed; -: none)"
-{
-	echo "role $COLUMNS"
-	for r in $ROWS; do
-		echo "$r $(for c in $COLUMNS; do echo "${cell[$r,$c]:--}"; done | xargs)"
-	done
-} | awk '{ printf "#"; for (i = 1; i <= NF; i++) printf " %-9s", $i; print "" }'
+matrix_print role
 h iptables-save -c -t mangle | grep chaostables | sed 's/^/# /'
 finish
