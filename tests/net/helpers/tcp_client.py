@@ -14,6 +14,10 @@
                            then close: "acked=N snd_wnd=N state=N" (state 5:
                            FIN_WAIT2, our FIN acked) or "unacked=N ..."
   many HOST PORT N         open N connections at once: "established=N"
+  converse HOST PORT KIND  talk as a client of KIND does (CONVERSATIONS),
+                           read to the end, close, wait until the close
+                           is acked: "read=N unacked=N retrans=N state=N
+                           err=N" (state 7: closed; err: of the socket)
   idle HOST PORT SECS [COUNT [SRC]]
                            connect (from address SRC), send nothing,
                            keepalive probes every second (COUNT
@@ -23,8 +27,10 @@
 import errno
 import fcntl
 import resource
+import os
 import select
 import socket
+import ssl
 import struct
 import sys
 import termios
@@ -33,6 +39,7 @@ import time
 PAYLOAD = b"CHAOSPAYLOAD-"
 TCP_ESTABLISHED = 1
 TCP_FIN_WAIT2 = 5
+TCP_CLOSE = 7
 
 
 def family(host):
@@ -159,6 +166,114 @@ def honey(host, port, nbytes):
                                              tcp_info(s)[0])
 
 
+def http_request(size):
+    """A GET of size bytes, its length made up by a header."""
+    head = b"GET / HTTP/1.1\r\nHost: host\r\nUser-Agent: curl/8.14.1\r\n"
+    pad = size - len(head) - len(b"X-Pad: \r\n\r\n")
+    return head + b"X-Pad: " + b"a" * pad + b"\r\n\r\n"
+
+
+def mysql_login():
+    """A HandshakeResponse41 as a client library sends it: capabilities,
+    utf8mb4, the user, a scramble's answer, the plugin and attributes."""
+    attrs = b""
+    for k, v in ((b"_client_name", b"libmariadb"), (b"_client_version",
+                 b"3.4.5"), (b"_os", b"Linux"), (b"_pid", b"4242"),
+                 (b"_platform", b"x86_64"), (b"program_name", b"mysql")):
+        attrs += bytes([len(k)]) + k + bytes([len(v)]) + v
+    body = (struct.pack("<IIB23x", 0x001FA68D, 1 << 24, 0x2D) + b"root\0" +
+            bytes([20]) + os.urandom(20) + b"mysql_native_password\0" +
+            bytes([len(attrs)]) + attrs)
+    return struct.pack("<I", len(body))[:3] + b"\1" + body
+
+
+def smtp_pipeline(size):
+    """ESMTP pipelining (RFC 2920): commands sent before the greeting."""
+    data = b"EHLO client.example.org\r\nMAIL FROM:<a@example.org>\r\n"
+    n = 0
+    while len(data) < size - 30:
+        data += b"RCPT TO:<user%03d@example.org>\r\n" % n
+        n += 1
+    return (data + b"DATA\r\n")[:size - 2] + b"\r\n"
+
+
+def ssh_hello():
+    """An SSH client's version line, then its KEXINIT, 1,200 bytes."""
+    names = b"curve25519-sha256,ecdh-sha2-nistp256,ext-info-c," * 30
+    kex = b"\x14" + os.urandom(16) + names
+    return [b"SSH-2.0-OpenSSH_9.2p1 Debian-2+deb12u7\r\n",
+            struct.pack(">IB", 1196, 4) + kex[:1195]]
+
+
+def tls_hello(s):
+    """Python's ssl's ClientHello on s, then what the server answers
+    until it closes, through memory BIOs: "tls=" the handshake's end."""
+    inc, out = ssl.MemoryBIO(), ssl.MemoryBIO()
+    ctx = ssl.create_default_context()
+    tls = ctx.wrap_bio(inc, out, server_hostname="host")
+    n = 0
+    while True:
+        try:
+            tls.do_handshake()
+            return n, "tls=done"
+        except ssl.SSLWantReadError:
+            pass
+        except ssl.SSLError as e:
+            return n, "tls=" + e.reason
+        s.sendall(out.read())
+        data = s.recv(4096)
+        if not data:
+            inc.write_eof()
+        n += len(data)
+        inc.write(data)
+
+
+# What a client of each kind sends: before it reads ("ask", each item a
+# write) or after the first data it reads ("answer").
+CONVERSATIONS = {
+    "http600": {"ask": [http_request(600)]},
+    "http1400": {"ask": [http_request(1400)]},
+    "tls": {},
+    "mysql": {"answer": [mysql_login()]},
+    "smtp": {"ask": [smtp_pipeline(400)]},
+    "ssh": {"ask": ssh_hello()},
+}
+
+
+def converse(host, port, kind):
+    s = connect(host, port, timeout=5)
+    talk, read, end = CONVERSATIONS[kind], 0, ""
+    try:
+        if kind == "tls":
+            read, end = tls_hello(s)
+        for data in talk.get("ask", []):
+            s.sendall(data)
+        while True:
+            data = s.recv(4096)
+            if not data:
+                break
+            read += len(data)
+            for data in talk.get("answer", []):
+                s.sendall(data)
+            talk = {}
+        s.shutdown(socket.SHUT_WR)
+    except OSError as e:
+        end = "error=%s" % e.__class__.__name__
+    # The server acks the FIN (LAST_ACK, then closed), and all before it.
+    deadline = time.monotonic() + 3
+    while time.monotonic() < deadline:
+        b = s.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 232)
+        if b[0] == TCP_CLOSE:
+            break
+        time.sleep(0.05)
+    (unacked,) = struct.unpack_from("I", b, 24)
+    (retrans,) = struct.unpack_from("I", b, 100)
+    err = s.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
+    return " ".join(x for x in ("read=%d unacked=%d retrans=%d state=%d "
+                                "err=%d" % (read, unacked, retrans, b[0],
+                                            err), end) if x)
+
+
 def many(host, port, n):
     resource.setrlimit(resource.RLIMIT_NOFILE, (n + 64, n + 64))
     pending = {}
@@ -206,6 +321,8 @@ def main(argv):
         print(honey(host, port, int(argv[4])))
     elif cmd == "many":
         print(many(host, port, int(argv[4])))
+    elif cmd == "converse":
+        print(converse(host, port, argv[4]))
     elif cmd == "idle":
         print(idle(host, port, float(argv[4]),
                    int(argv[5]) if len(argv) > 5 else None,
