@@ -77,4 +77,10 @@
 #include <linux/unaligned.h>
 #endif
 
+/* Before BIT_U32(): a u32, so that sequence arithmetic wraps at 2^32. */
+#ifdef CHAOS_NO_BIT_U32
+#include <linux/bits.h>
+#define BIT_U32(nr) ((u32)BIT(nr))
+#endif
+
 #endif /* _CHAOSTABLES_COMPAT_H */

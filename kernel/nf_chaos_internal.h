@@ -108,7 +108,7 @@ enum nf_chaos_hash_of {
 	NF_CHAOS_HASHES,
 };
 
-#define NF_CHAOS_COOKIE_WSCALE	BIT(31)	/* in our ISN: we offered scaling */
+#define NF_CHAOS_COOKIE_WSCALE	BIT_U32(31)	/* in our ISN: we offered scaling */
 #define NF_CHAOS_EPOCH		3600	/* default, seconds */
 #define NF_CHAOS_EPOCH_MAX	(30 * 86400)
 #define NF_CHAOS_SKEW		30	/* seconds an HA peer's clock may lead */

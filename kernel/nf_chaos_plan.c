@@ -70,27 +70,30 @@ static unsigned int nf_chaos_syn_opts(struct net *net,
 }
 
 /*
- * Answers to the later segments of a flow (TARPIT, honeypot) are stateless,
- * so nothing but the cookie ties them to a handshake of ours: two hosts that
- * answered any ACK would answer each other's answers forever, and reflect
- * every spoofed ACK. Before any data of ours a real peer acks our ISN + 1,
- * peer ISN + cookie + 1, and @ack_seq - cookie is its ISN + 1. A held peer
- * (zero window) only sends window probes and keepalives: one byte at that
- * sequence (RFC 1122), or nothing or one byte just before it (Linux, and
- * keepalives). A stalled peer, whose data we never ack, sends that data
- * again and again from that sequence, and keepalives before it. A honeypot
- * peer sends data: its sequence is at most NF_CHAOS_HONEYPOT_MAX beyond. A
- * peer to be greeted has sent nothing yet: its sequence is exactly its
- * ISN + 1. A guessed ACK passes with odds of 2^-31 (tarpit, stall), 2^-32
- * (greeting) or 2^-12 (honeypot, which answers only data and FINs); our
- * pure ACKs pass nowhere, and a greeting, data and a FIN, passes only a
- * honeypot, whose ACK then passes nowhere: no two of our targets can loop.
+ * Answers to the later segments of a flow (TARPIT, honeypot, greeted) are
+ * stateless, so nothing but the cookie ties them to a handshake of ours:
+ * two hosts that answered any ACK would answer each other's answers
+ * forever, and reflect every spoofed ACK. Before any data of ours a real
+ * peer acks our ISN + 1, peer ISN + cookie + 1, and @ack_seq - cookie is
+ * its ISN + 1. A held peer (zero window) only sends window probes and
+ * keepalives: one byte at that sequence (RFC 1122), or nothing or one byte
+ * just before it (Linux, and keepalives). A stalled peer, whose data we
+ * never ack, sends that data again and again from that sequence, and
+ * keepalives before it. A honeypot peer sends data: its sequence is at
+ * most NF_CHAOS_HONEYPOT_MAX beyond. A peer to be greeted has sent nothing
+ * yet: its sequence is exactly its ISN + 1; a greeted one is within
+ * NF_CHAOS_GREETED_MAX of it (nf_chaos_after_greeting()). A guessed ACK
+ * passes with odds of 2^-31 (tarpit, stall), 2^-32 (greeting), 2^-12
+ * (honeypot) or 2^-16 (greeted); the last two answer only data and FINs,
+ * with a pure ACK. Our pure ACKs pass nowhere, and a greeting, data and a
+ * FIN, passes only a honeypot or a greeted flow, whose ACK then passes
+ * nowhere: no two of our targets can loop.
  * (Each odds doubled, as either value of the cookie's top bit passes, and
  * doubled again, as a cookie of either of two epochs does; tripled in the
  * last NF_CHAOS_SKEW seconds of an epoch, and doubled in the grace of a
  * previous key, see nf_chaos_rcv_nxt().)
  */
-#define NF_CHAOS_HONEYPOT_MAX	BIT(20)
+#define NF_CHAOS_HONEYPOT_MAX	BIT_U32(20)
 
 static bool nf_chaos_acks_cookie(u32 seq, u32 rcv_nxt, u32 dlen,
 				 enum nf_chaos_answer answer)
@@ -107,25 +110,28 @@ static bool nf_chaos_acks_cookie(u32 seq, u32 rcv_nxt, u32 dlen,
 /*
  * After a greeting of L bytes and a FIN, the peer acks peer ISN + cookie +
  * L + 2 and sends from its ISN + 1 + S, S what it has sent since the
- * handshake: @rcv_nxt - @seq is 1 + L - S. Those segments, its ACK and FIN
- * and whatever it sent before it read the greeting, get no answer: a RST
- * would reach the peer before it read the greeting, and fail the read.
- * A stray segment falls in this window with odds of 2^-15, and then only
- * misses its RST.
+ * handshake: @rcv_nxt - @seq is 1 + L - S, as long as it has sent less
+ * than NF_CHAOS_GREETED_MAX. Its data and FIN, whether it sent them before
+ * or after it read the greeting (a request longer than the answer, SMTP
+ * pipelining, its close), get a pure ACK, as from the server; its ACKs
+ * get nothing. A RST would reach the peer before it read the greeting,
+ * and fail the read.
  */
-#define NF_CHAOS_GREETED_MAX	BIT(16)
+#define NF_CHAOS_GREETED_MAX	BIT_U32(16)
 
 static bool nf_chaos_after_greeting(u32 seq, u32 rcv_nxt)
 {
-	return rcv_nxt - seq + NF_CHAOS_GREETED_MAX <=
-	       NF_CHAOS_GREETED_MAX + NF_CHAOS_BANNER_MAX + 2;
+	s32 ahead = rcv_nxt - seq;
+
+	return ahead >= -(s32)NF_CHAOS_GREETED_MAX &&
+	       ahead <= NF_CHAOS_BANNER_MAX + 2;
 }
 
 /*
  * Whether @oth carries a cookie we accept (nf_chaos_rcv_nxt()), and then
  * its key set in *@keys, the peer's next sequence number in *@rcv_nxt and
  * whether our SYN/ACK offered window scaling in *@wscale; for a greeting,
- * whether it follows one of ours (NF_CHAOS_OURS).
+ * whether it follows one of ours (NF_CHAOS_OURS, with that cookie's).
  */
 static enum nf_chaos_verdict
 nf_chaos_check(struct net *net, const struct sk_buff *oldskb, u8 family,
@@ -133,27 +139,39 @@ nf_chaos_check(struct net *net, const struct sk_buff *oldskb, u8 family,
 	       enum nf_chaos_answer answer, const struct nf_chaos_keys **keys,
 	       u32 *rcv_nxt, bool *wscale)
 {
-	enum nf_chaos_verdict ret = NF_CHAOS_NOT_OURS;
-	u32 seq = ntohl(oth->seq);
-	bool handshake = false;
+	const struct nf_chaos_keys *greeted = NULL, *k;
+	u32 seq = ntohl(oth->seq), greeted_nxt = 0, nxt;
+	bool handshake = false, greeted_ws = false, ws;
 	unsigned int i;
 
 	for (i = 0; i < NF_CHAOS_COOKIES; i++) {
-		*keys = nf_chaos_rcv_nxt(net, oldskb, family, oth, i, rcv_nxt,
-					 wscale);
-		if (!*keys)
+		k = nf_chaos_rcv_nxt(net, oldskb, family, oth, i, &nxt, &ws);
+		if (!k)
 			continue;
-		if (nf_chaos_acks_cookie(seq, *rcv_nxt, dlen, answer))
+		if (nf_chaos_acks_cookie(seq, nxt, dlen, answer)) {
+			*keys = k;
+			*rcv_nxt = nxt;
+			*wscale = ws;
 			return NF_CHAOS_SEND;
-		handshake |= seq == *rcv_nxt;	/* unanswered, not a failure */
-		if ((answer == NF_CHAOS_DELUDE_BANNER ||
-		     answer == NF_CHAOS_BANNER) &&
-		    nf_chaos_after_greeting(seq, *rcv_nxt))
-			ret = NF_CHAOS_OURS;
+		}
+		handshake |= seq == nxt;	/* unanswered, not a failure */
+		if (!greeted && (answer == NF_CHAOS_DELUDE_BANNER ||
+				 answer == NF_CHAOS_BANNER) &&
+		    nf_chaos_after_greeting(seq, nxt)) {
+			greeted = k;
+			greeted_nxt = nxt;
+			greeted_ws = ws;
+		}
 	}
-	if (ret == NF_CHAOS_NOT_OURS && !handshake)
+	if (greeted) {
+		*keys = greeted;
+		*rcv_nxt = greeted_nxt;
+		*wscale = greeted_ws;
+		return NF_CHAOS_OURS;
+	}
+	if (!handshake)
 		nf_chaos_count_drop(net, NF_CHAOS_DROP_COOKIE);
-	return ret;
+	return NF_CHAOS_NOT_OURS;
 }
 
 /* Bytes of a request we look at: an SMB negotiate up to its MID. */
@@ -292,9 +310,32 @@ static enum nf_chaos_verdict nf_chaos_plan_reset(struct nf_chaos_seg *seg,
 }
 
 /*
+ * Make @seg the server's ACK of a greeted peer's data and FIN, from
+ * @snd_nxt, the greeting's end; false for an ACK, which gets nothing.
+ */
+static bool nf_chaos_plan_greeted(struct nf_chaos_seg *seg,
+				  const struct tcphdr *oth, u32 dlen,
+				  u32 snd_nxt)
+{
+	struct tcphdr *th = &seg->th;
+
+	if (!dlen && !oth->fin)
+		return false;
+	th->seq = htonl(snd_nxt);
+	th->ack_seq = htonl(ntohl(oth->seq) + dlen + oth->fin);
+	th->ack = 1;
+	th->psh = 0;
+	th->fin = 0;
+	th->window = htons(NF_CHAOS_WINDOW);
+	seg->len = 0;
+	return true;
+}
+
+/*
  * The greeting, to the handshake's ACK or the first data, which carry our
- * cookie; silence for what follows a greeting of ours (NF_CHAOS_OURS).
- * NF_CHAOS_NOT_OURS leaves the segment to DELUDE's reset.
+ * cookie; to what follows a greeting of ours, an ACK of its data and FIN,
+ * else silence (NF_CHAOS_OURS). NF_CHAOS_NOT_OURS leaves the segment to
+ * DELUDE's reset.
  */
 static enum nf_chaos_verdict
 nf_chaos_plan_greeting(struct net *net, struct nf_chaos_seg *seg,
@@ -312,19 +353,29 @@ nf_chaos_plan_greeting(struct net *net, struct nf_chaos_seg *seg,
 		return NF_CHAOS_NOT_OURS;
 	verdict = nf_chaos_check(net, oldskb, family, oth, dlen, answer,
 				 &keys, &rcv_nxt, &wscale);
+	/* A peer that read the greeting acks its end. */
+	if (verdict == NF_CHAOS_OURS &&
+	    nf_chaos_plan_greeted(seg, oth, dlen, ntohl(oth->ack_seq)))
+		return nf_chaos_later(net, seg, oldskb, family, po, keys,
+				      wscale, rcv_nxt);
 	if (verdict != NF_CHAOS_SEND)
 		return verdict;
 	if (!nf_chaos_plan_banner(net, seg, oldskb, oth, dlen))
 		return NF_CHAOS_OURS;
 	verdict = nf_chaos_later(net, seg, oldskb, family, po, keys, wscale,
 				 rcv_nxt);
-	/* Once a flow: a replayed ACK would have it again, 192 B for 40. */
+	/*
+	 * Once a flow: a replayed ACK would have it again, 192 B for 40.
+	 * Data sent before the greeting was read is acked past it.
+	 */
 	if (verdict == NF_CHAOS_SEND &&
 	    !nf_chaos_greet_first(net, oldskb, family,
 				  nf_chaos_hash(keys, oldskb, family,
 						(__force u32)oth->source << 16 |
 						(__force u16)oth->dest,
-						rcv_nxt, NF_CHAOS_HASH_FLOW)))
+						rcv_nxt, NF_CHAOS_HASH_FLOW)) &&
+	    !nf_chaos_plan_greeted(seg, oth, dlen, ntohl(oth->ack_seq) +
+				   seg->len + seg->th.fin))
 		return NF_CHAOS_OURS;
 	return verdict;
 }

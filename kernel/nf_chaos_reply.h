@@ -29,7 +29,7 @@ enum nf_chaos_target {
 enum nf_chaos_kind {
 	NF_CHAOS_SENT_SYNACK,
 	NF_CHAOS_SENT_HOLD,	/* the SYN/ACK of a held connection */
-	NF_CHAOS_SENT_ACK,	/* to a held or honeypot flow's segment */
+	NF_CHAOS_SENT_ACK,	/* to a held, honeypot or greeted flow's segment */
 	NF_CHAOS_SENT_RST,
 	NF_CHAOS_SENT_GREETING,
 	NF_CHAOS_SENT_ICMP,
