@@ -39,6 +39,12 @@ only routed back to us.
         RST that ends the flow, "reset". Its segments carry the packet
         mark 1 (SO_MARK), so that a rule can drop the kernel's own RST to
         the SYN/ACK: -m mark ! --mark 1
+  frames MAC DST TCPPORTS UDPPORTS COUNT SRC...
+        from each SRC (a source port each) to DST, COUNT rounds 0.3 s
+        apart of a SYN to each of TCPPORTS and a datagram to each of
+        UDPPORTS (comma lists, may be empty), in Ethernet frames to MAC
+        out of eth0: any source, any destination in a unicast frame.
+        Prints "sent N"
   send tcp|udp SRC DST DPORT SPORT COUNT GAP [bad] [FLAGS]
         COUNT segments (flags FLAGS, default S) or datagrams, GAP s apart,
         with a wrong checksum if "bad"
@@ -220,6 +226,25 @@ def probe(w, src, dst, dport, sport, nxt, ack, timeout=2):
     return answer(w, src, dst, dport, sport, timeout) is not None
 
 
+def frames(mac, dst, tports, uports, count, srcs):
+    tx = socket.socket(socket.AF_PACKET, socket.SOCK_RAW)
+    tx.bind(("eth0", 0))
+    eth = bytes.fromhex(mac.replace(":", "")) + tx.getsockname()[4] + \
+        struct.pack("!H", 0x86dd if v6(dst) else 0x0800)
+    sent = 0
+    for n in range(count):
+        if n:
+            time.sleep(0.3)
+        for i, src in enumerate(srcs):
+            for p in tports:
+                tx.send(eth + tcp(src, dst, 20000 + i, p,
+                                  random.getrandbits(32), 0, flags_bits("S")))
+            for p in uports:
+                tx.send(eth + udp(src, dst, 20000 + i, p))
+            sent += len(tports) + len(uports)
+    return "sent %d" % sent
+
+
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
     w = Wire()
@@ -331,6 +356,10 @@ def main():
                 answered += bool(seg and seg[0] == dst)
         print("cookies %d of %d, sent %d, answered %d" %
               (len(flows), len(srcs), sent, answered))
+    elif cmd == "frames":
+        ports = [[int(p) for p in a.split(",") if p] for a in args[2:4]]
+        print(frames(args[0], norm(args[1]), ports[0], ports[1],
+                     int(args[4]), [norm(a) for a in args[5:]]))
     elif cmd == "send":
         proto, src, dst, dport, sport, count, gap = args[0], norm(args[1]), \
             norm(args[2]), int(args[3]), int(args[4]), int(args[5]), \
