@@ -32,14 +32,86 @@
 unsigned int nf_chaos_net_id __read_mostly;
 static DEFINE_MUTEX(nf_chaos_net_mutex);
 
+/*
+ * A host's address: not zero (0/8), loopback, multicast nor class E
+ * (240/4, which holds the limited broadcast).
+ */
+static bool nf_chaos_host4(__be32 addr)
+{
+	return !ipv4_is_zeronet(addr) && !ipv4_is_loopback(addr) &&
+	       !ipv4_is_multicast(addr) &&
+	       (addr & htonl(0xf0000000)) != htonl(0xf0000000);
+}
+
+static bool nf_chaos_may_answer4(struct net *net, const struct sk_buff *skb)
+{
+	const struct iphdr *iph = ip_hdr(skb);
+	const struct rtable *rt = skb_rtable(skb);
+	unsigned int type;
+
+	if (!nf_chaos_host4(iph->saddr) || !nf_chaos_host4(iph->daddr))
+		return false;
+	/* The input route knows a broadcast; br_netfilter's fake one not. */
+	if (rt && !(rt->dst.flags & DST_FAKE_RTABLE)) {
+		if (rt->rt_flags & (RTCF_BROADCAST | RTCF_MULTICAST))
+			return false;
+	} else {
+		type = inet_addr_type_dev_table(net, skb->dev, iph->daddr);
+		if (type != RTN_LOCAL && type != RTN_UNICAST)
+			return false;
+	}
+	/* Nothing from us, nor from a broadcast address of our subnets. */
+	return inet_addr_type_dev_table(net, skb->dev, iph->saddr) ==
+	       RTN_UNICAST;
+}
+
+/*
+ * A host's address: unicast (which ::, multicast and IPv4-mapped ones are
+ * not), and not ::1.
+ */
+static bool nf_chaos_host6(const struct in6_addr *addr)
+{
+	int type = ipv6_addr_type(addr);
+
+	return (type & IPV6_ADDR_UNICAST) && !(type & IPV6_ADDR_LOOPBACK);
+}
+
+static bool nf_chaos_may_answer6(struct net *net, const struct sk_buff *skb)
+{
+	const struct ipv6hdr *ip6h = ipv6_hdr(skb);
+
+	return nf_chaos_host6(&ip6h->saddr) && nf_chaos_host6(&ip6h->daddr) &&
+	       !ipv6_chk_addr(net, &ip6h->saddr, NULL, 0);
+}
+
+/*
+ * Whether a host may answer @skb at all: one host sent it, not us, to one
+ * host (RFC 1122 3.2.2 and 4.2.3.10, RFC 4443 2.4 (e)). Checked by
+ * address, as the local table knows nothing on an address-less bridge or
+ * with lo down; the table adds our own addresses and our subnets'
+ * broadcasts.
+ */
+bool nf_chaos_may_answer(struct net *net, const struct sk_buff *skb,
+			 u8 family)
+{
+	/*
+	 * A link-layer broadcast or multicast frame may carry a unicast IP
+	 * address of ours; TCP drops such segments, so do we.
+	 */
+	if (skb->pkt_type != PACKET_HOST)
+		return false;
+	if (family == NFPROTO_IPV4)
+		return nf_chaos_may_answer4(net, skb);
+	return nf_chaos_may_answer6(net, skb);
+}
+EXPORT_SYMBOL_GPL(nf_chaos_may_answer);
+
 static const struct tcphdr *
-nf_chaos_tcphdr_get4(struct net *net, struct sk_buff *oldskb,
-		     struct tcphdr *buf, unsigned int hook,
-		     unsigned int *tcplen)
+nf_chaos_tcphdr_get4(struct sk_buff *oldskb, struct tcphdr *buf,
+		     unsigned int hook, unsigned int *tcplen)
 {
 	const struct iphdr *iph = ip_hdr(oldskb);
 	const struct tcphdr *oth;
-	unsigned int type;
 
 	/* Not a later fragment. */
 	if (iph->frag_off & htons(IP_OFFSET) || iph->protocol != IPPROTO_TCP)
@@ -50,22 +122,13 @@ nf_chaos_tcphdr_get4(struct net *net, struct sk_buff *oldskb,
 	    nf_ip_checksum(oldskb, hook, ip_hdrlen(oldskb), IPPROTO_TCP))
 		return NULL;
 
-	/* Nothing to or from broadcast or multicast, nothing from us. */
-	if (inet_addr_type_dev_table(net, oldskb->dev, iph->saddr) !=
-	    RTN_UNICAST)
-		return NULL;
-	type = inet_addr_type_dev_table(net, oldskb->dev, iph->daddr);
-	if (type != RTN_LOCAL && type != RTN_UNICAST)
-		return NULL;
-
 	*tcplen = oldskb->len - ip_hdrlen(oldskb);
 	return oth;
 }
 
 static const struct tcphdr *
-nf_chaos_tcphdr_get6(struct net *net, struct sk_buff *oldskb,
-		     struct tcphdr *buf, unsigned int hook,
-		     unsigned int *tcplen)
+nf_chaos_tcphdr_get6(struct sk_buff *oldskb, struct tcphdr *buf,
+		     unsigned int hook, unsigned int *tcplen)
 {
 	const struct ipv6hdr *ip6h = ipv6_hdr(oldskb);
 	const struct tcphdr *oth;
@@ -84,13 +147,6 @@ nf_chaos_tcphdr_get6(struct net *net, struct sk_buff *oldskb,
 	if (!oth || oth->rst ||
 	    nf_ip6_checksum(oldskb, hook, thoff, IPPROTO_TCP))
 		return NULL;
-
-	/* Unicast only, and never a source of our own. */
-	if (!(ipv6_addr_type(&ip6h->saddr) & IPV6_ADDR_UNICAST) ||
-	    !(ipv6_addr_type(&ip6h->daddr) & IPV6_ADDR_UNICAST) ||
-	    ipv6_chk_addr(net, &ip6h->saddr, NULL, 0))
-		return NULL;
-
 	return oth;
 }
 
@@ -175,20 +231,15 @@ bool nf_chaos_tcp_answer(struct net *net, struct sk_buff *oldskb,
 	unsigned int tcplen;
 	bool sent;
 
-	/*
-	 * A link-layer broadcast or multicast frame may carry a unicast IP
-	 * address of ours; TCP drops such segments, so do we.
-	 */
-	if (oldskb->pkt_type != PACKET_HOST)
-		return false;
 	/* A netns without rules of ours has no keys to answer with. */
-	if (!rcu_access_pointer(nf_chaos_pernet(net)->live))
+	if (!rcu_access_pointer(nf_chaos_pernet(net)->live) ||
+	    !nf_chaos_may_answer(net, oldskb, family))
 		return false;
 
 	if (family == NFPROTO_IPV4)
-		oth = nf_chaos_tcphdr_get4(net, oldskb, &buf, hook, &tcplen);
+		oth = nf_chaos_tcphdr_get4(oldskb, &buf, hook, &tcplen);
 	else
-		oth = nf_chaos_tcphdr_get6(net, oldskb, &buf, hook, &tcplen);
+		oth = nf_chaos_tcphdr_get6(oldskb, &buf, hook, &tcplen);
 
 	/* Malformed: data offset too small or beyond the segment. */
 	if (!oth || oth->doff < sizeof(*oth) / 4 || __tcp_hdrlen(oth) > tcplen ||

@@ -52,8 +52,8 @@ void nf_chaos_count_drop(struct net *net, enum nf_chaos_drop why);
  * Forge the answer to @oldskb (IPv4 or IPv6 by @family) and send it.
  * @oldskb must be routed: @hook is NF_INET_LOCAL_IN or NF_INET_FORWARD.
  * Nothing is sent for RSTs, later fragments (a first fragment is
- * answered as a whole segment when nothing reassembled it), broadcast,
- * multicast or local sources, bad checksums or malformed headers.
+ * answered as a whole segment when nothing reassembled it), what
+ * nf_chaos_may_answer() refuses, bad checksums or malformed headers.
  * Returns true if @oldskb was answered or belongs to a flow answered
  * before (a held peer over its budget, a greeted peer): the caller must
  * not answer it otherwise. The reply is RELATED to @oldskb's conntrack
@@ -64,6 +64,14 @@ void nf_chaos_count_drop(struct net *net, enum nf_chaos_drop why);
 bool nf_chaos_tcp_answer(struct net *net, struct sk_buff *oldskb,
 			 unsigned int hook, u8 family,
 			 enum nf_chaos_answer answer, enum nf_chaos_target by);
+
+/*
+ * Whether @skb (IPv4 or IPv6 by @family) may be answered at all: it came
+ * in a unicast frame from one host, not us, to one host. Every answer of
+ * every target asks first.
+ */
+bool nf_chaos_may_answer(struct net *net, const struct sk_buff *skb,
+			 u8 family);
 
 /*
  * A rule that answers with nf_chaos_tcp_answer() holds the core's state in

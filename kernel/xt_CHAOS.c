@@ -346,8 +346,11 @@ static unsigned int chaos_tg(struct sk_buff *skb,
 	unsigned int thoff;
 	int proto;
 
-	/* Nobody to answer for broadcast and multicast; keep the tokens. */
-	if (skb->pkt_type != PACKET_HOST)
+	/*
+	 * Nobody to answer for broadcast, multicast, martian or our own
+	 * sources (icmp_send() checks only the input route): keep the tokens.
+	 */
+	if (!nf_chaos_may_answer(xt_net(par), skb, xt_family(par)))
 		return NF_DROP;
 
 	proto = chaos_transport(skb, par, &thoff);
