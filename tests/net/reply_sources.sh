@@ -30,9 +30,11 @@ NAMESPACES="rsend rtarget bsend bdst bridge"
 cleanup_namespaces
 # shellcheck disable=SC2086 # a name a word
 setup_ns $NAMESPACES
+# br: the bridged half runs (a kernel without br_netfilter skips it).
+br=1
 if ! modprobe br_netfilter 2>/dev/null && [ ! -d /sys/module/br_netfilter ]; then
-	fail "no br_netfilter module"
-	finish
+	skip "bridged: no br_netfilter module"
+	br=
 fi
 
 ip link add eth0 netns rsend type veth peer name eth0 netns rtarget
@@ -118,26 +120,31 @@ start_caps
 frames rsend "$rmac" 10.0.8.1 10.0.8.255 255.255.255.255 224.0.0.1 \
 	127.0.0.1 0.0.0.0 240.0.0.1 10.0.8.1
 frames rsend "$rmac" fd00:8::1 ::1 ff02::1 :: ::ffff:10.0.8.2 fd00:8::1
-frames bsend "$bmac" 10.0.9.2 255.255.255.255 224.0.0.1 127.0.0.1 \
-	0.0.0.0 240.0.0.1
-frames bsend "$bmac" fd00:9::2 ::1 ff02::1 :: ::ffff:10.0.9.1
+if [ -n "$br" ]; then
+	frames bsend "$bmac" 10.0.9.2 255.255.255.255 224.0.0.1 127.0.0.1 \
+		0.0.0.0 240.0.0.1
+	frames bsend "$bmac" fd00:9::2 ::1 ff02::1 :: ::ffff:10.0.9.1
+fi
 got=$(answers)
 n=$(grep -c . <<< "$got" || true)
 expect "no answer to a bad source" 0 "$n"
 [ "$n" = 0 ] || head -n 10 <<< "$got"
 expect "routed: no answer counted" 0 "$(sent rtarget)"
-expect "bridged: no answer counted" 0 "$(sent bridge)"
+[ -z "$br" ] || expect "bridged: no answer counted" 0 "$(sent bridge)"
 
 start_caps
 frames rsend "$rmac" 10.0.8.1 10.0.8.2
 frames rsend "$rmac" fd00:8::1 fd00:8::2
-frames bsend "$bmac" 10.0.9.2 10.0.9.1
-frames bsend "$bmac" fd00:9::2 fd00:9::1
+if [ -n "$br" ]; then
+	frames bsend "$bmac" 10.0.9.2 10.0.9.1
+	frames bsend "$bmac" fd00:9::2 fd00:9::1
+fi
 got=$(answers)
 # FROM TO PROTO...: what answers FROM sends TO. A bridge routes no ICMP:
 # it has no address to send it from.
-for c in "10.0.8.1 10.0.8.2 TCP ICMP" "fd00:8::1 fd00:8::2 TCP ICMP" \
-	"10.0.9.2 10.0.9.1 TCP" "fd00:9::2 fd00:9::1 TCP"; do
+controls=("10.0.8.1 10.0.8.2 TCP ICMP" "fd00:8::1 fd00:8::2 TCP ICMP")
+[ -z "$br" ] || controls+=("10.0.9.2 10.0.9.1 TCP" "fd00:9::2 fd00:9::1 TCP")
+for c in "${controls[@]}"; do
 	read -r from to protos <<< "$c"
 	for p in $protos; do
 		pat="IP6? $from\.[0-9]+ > $to\.[0-9]+: Flags"
@@ -147,5 +154,5 @@ for c in "10.0.8.1 10.0.8.2 TCP ICMP" "fd00:8::1 fd00:8::2 TCP ICMP" \
 	done
 done
 expect "routed: answers counted" "[1-9]*" "$(sent rtarget)"
-expect "bridged: answers counted" "[1-9]*" "$(sent bridge)"
+[ -z "$br" ] || expect "bridged: answers counted" "[1-9]*" "$(sent bridge)"
 finish
