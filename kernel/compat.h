@@ -48,13 +48,13 @@
  * less one) that 6.8 finds in the header itself.
  */
 #ifdef CHAOS_COOKIE_CHECK_SEQ
-#define chaos_cookie_v4_check(iph, th) \
-	__cookie_v4_check(iph, th, ntohl((th)->ack_seq) - 1)
-#define chaos_cookie_v6_check(iph, th) \
-	__cookie_v6_check(iph, th, ntohl((th)->ack_seq) - 1)
+#define chaos_cookie_v4_check(iph, th, cookie) \
+	__cookie_v4_check(iph, th, cookie)
+#define chaos_cookie_v6_check(iph, th, cookie) \
+	__cookie_v6_check(iph, th, cookie)
 #else
-#define chaos_cookie_v4_check __cookie_v4_check
-#define chaos_cookie_v6_check __cookie_v6_check
+#define chaos_cookie_v4_check(iph, th, cookie) __cookie_v4_check(iph, th)
+#define chaos_cookie_v6_check(iph, th, cookie) __cookie_v6_check(iph, th)
 #endif
 
 /* Before 6.6: tables end in an empty entry, sizes are not passed. */

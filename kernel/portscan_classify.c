@@ -104,9 +104,11 @@ static bool portscan_cookie_ack(const struct sk_buff *skb,
 	if (!IS_ENABLED(CONFIG_SYN_COOKIES) || !th->ack || th->syn || th->fin)
 		return false;
 	if (pf == NFPROTO_IPV4)
-		return chaos_cookie_v4_check(ip_hdr(skb), th) > 0;
+		return chaos_cookie_v4_check(ip_hdr(skb), th,
+					     ntohl(th->ack_seq) - 1) > 0;
 	return IS_ENABLED(CONFIG_IPV6) &&
-	       chaos_cookie_v6_check(ipv6_hdr(skb), th) > 0;
+	       chaos_cookie_v6_check(ipv6_hdr(skb), th,
+				     ntohl(th->ack_seq) - 1) > 0;
 }
 
 /*
@@ -163,12 +165,13 @@ static bool portscan_to_local(const struct sk_buff *skb,
  * A segment (not a SYN) that conntrack has no history for: flushed,
  * expired, failed over, or older than conntrack in this netns. It is
  * real if it is a RST (an answer to our own attempt, or late), a local
- * socket owns it, or it returns a SYN cookie (SYNPROXY's handshake). At the host it is addressed to that is the whole
- * answer: data or options prove nothing a probe cannot carry. Elsewhere
- * (FORWARD, OUTPUT, PRE_ROUTING to another host) there is no socket to
- * ask: data, or a timestamp option with an echo on an ACK or FIN|ACK,
- * is what a live connection's segments carry, its keepalives too; scan
- * probes carry none, or other options, or flags no live connection sends
+ * socket owns it, or it returns a SYN cookie (SYNPROXY's handshake).
+ * At the host it is addressed to that is the whole answer: data or
+ * options prove nothing a probe cannot carry. Elsewhere (FORWARD,
+ * OUTPUT, PRE_ROUTING to another host) there is no socket to ask: data,
+ * or a timestamp option with an echo on an ACK or FIN|ACK, is what a
+ * live connection's segments carry, its keepalives too; scan probes
+ * carry none, or other options, or flags no live connection sends
  * without history (SYN|ACK).
  */
 static bool portscan_unknown_real(const struct sk_buff *skb,
