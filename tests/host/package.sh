@@ -60,7 +60,7 @@ deb_has chaostables "$xtlib/libxt_portscan.so" "$xtlib/libxt_DELUDE.so" \
 	usr/share/doc/chaostables/examples/crowdsec/parsers/s01-parse/chaostables-logs.yaml \
 	usr/share/doc/chaostables/examples/crowdsec/scenarios/chaostables-portscan.yaml \
 	usr/share/doc/chaostables/examples/crowdsec/profiles.yaml \
-	usr/share/doc/chaostables/examples/crowdsec/bouncers/crowdsec-firewall-bouncer.yaml.local \
+	usr/share/doc/chaostables/examples/crowdsec/bouncers/chaostables-bouncer.yaml \
 	usr/share/doc/chaostables/examples/crowdsec/chaostables.service.d/ipset.conf
 ver=$(dpkg-parsechangelog -l "$TOP/debian/changelog" -S Version | cut -d- -f1)
 deb_has chaostables-dkms "usr/src/chaostables-$ver/dkms.conf" \
