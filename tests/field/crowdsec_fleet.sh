@@ -4,7 +4,7 @@
 # A fleet of 20 hosts banning together with Debian's crowdsec and
 # crowdsec-firewall-bouncer (the Debian 13 root's) and the files the
 # package ships (examples/crowdsec: parser, scenario, profile, the
-# bouncer's override, the drop-in's sets), unchanged. One guest, no
+# second bouncer's configuration, the drop-in's sets), unchanged. One guest, no
 # systemd: tests/run field runs it on the newest kernel (not in make
 # check: 20 bouncers and nmap under TCG take minutes).
 #
@@ -15,7 +15,7 @@
 #  h01..h20   192.0.2.11..30 2001:db8::11..30, on br0: the sets
 #    (chaostables.service.d/ipset.conf), the manual's base firewall and
 #    fleet ruleset by service/chaostables-load, a bouncer each (ip netns
-#    exec, the shipped override: ipset mode, update_frequency 10s);
+#    exec, chaostables-bouncer.yaml: ipset mode, update_frequency 10s);
 #    each serves 22 (banner, echo); h01..h04 also 80 (echo), 443
 #    (banner, close)
 #  scanner    192.0.2.200 2001:db8:1::7 (its own /64)
@@ -209,33 +209,29 @@ busywait 300 loaded || true
 expect "the shipped parser and scenario loaded" "*s01-parse/chaostables-logs.yaml*name=chaostables/portscan*" \
 	"$(grep -oE 'file=[^ ]*s01-parse/chaostables-logs.yaml|name=chaostables/portscan' "$W/log/crowdsec.log" | xargs)"
 
-# A bouncer per host, in the host's namespace: Debian's configuration
-# with the LAPI's address, its key and logs of its own, the shipped
-# override as its .local. BACKEND (the postinst's choice) is nftables:
-# only the override makes it fill the sets. A decision made before they
-# start (on an address of no one here) tells when each has pulled.
+# A bouncer per host, in the host's namespace: the shipped
+# chaostables-bouncer.yaml with the LAPI's address, its key and a pid
+# directory of its own; it logs to its output. A decision made before
+# they start (on an address of no one here; type tarpit, as the
+# profile's) tells when each has pulled.
 # BPID: the bouncer's own process (ip netns exec and env exec it), not a
 # subshell, so that killing it stops the bouncer.
 declare -A BPID
 bouncer() {
 	local h=$1 d=$W/b-$1
-	ip netns exec "$h" env BACKEND=nftables \
-		crowdsec-firewall-bouncer -c "$d/b.yaml" > "$d/out" 2>&1 &
+	ip netns exec "$h" crowdsec-firewall-bouncer -c "$d/b.yaml" > "$d/out" 2>&1 &
 	BPID[$h]=$!
 }
 for h in $HOSTS; do
 	d=$W/b-$h
 	mkdir -p "$d"
 	cs bouncers add "$h" -o raw > "$d/key"
-	sed -e "s#^api_url:.*#api_url: http://$LAPI:8080/#" -e "s#^log_dir:.*#log_dir: $d/#" \
-		-e "s#^api_key:.*#api_key: $(cat "$d/key")#" \
-		-e "s#^pid_dir:.*#pid_dir: $d/#" -e 's#^daemonize:.*#daemonize: false#' \
-		-e 's#^  enabled: true#  enabled: false#' \
-		/etc/crowdsec/bouncers/crowdsec-firewall-bouncer.yaml > "$d/b.yaml"
-	cp "$EXS/bouncers/crowdsec-firewall-bouncer.yaml.local" "$d/b.yaml.local"
+	sed -e "s#^api_url:.*#api_url: http://$LAPI:8080/#" \
+		-e "s#^api_key:.*#api_key: $(cat "$d/key")#" -e "s#^pid_dir:.*#pid_dir: $d/#" \
+		"$EXS/bouncers/chaostables-bouncer.yaml" > "$d/b.yaml"
 done
 MARK4=198.51.100.1
-out=$(cs decisions add -i $MARK4 -d 2h -R chaostables-test 2>&1) ||
+out=$(cs decisions add -i $MARK4 -d 2h -t tarpit -R chaostables-test 2>&1) ||
 	{ fail "cscli decisions add (got: $out)"; finish; }
 for h in $HOSTS; do
 	bouncer "$h"
@@ -249,10 +245,10 @@ pulled() {
 	done
 }
 t=$SECONDS
-if busywait 180 pulled && ! grep -l 'error' "$W"/b-h*/crowdsec-firewall-bouncer.log; then
+if busywait 180 pulled && ! grep -l 'level=error' "$W"/b-h*/out; then
 	pass "$N bouncers pull from the LAPI and run, no error logged ($((SECONDS - t))s to start)"
 else
-	fail "$N bouncers pull from the LAPI and run (got: $(tail -n 4 "$W/b-h01/out" "$W/b-h01/crowdsec-firewall-bouncer.log" 2>&1 | tr '\n' ' '))"
+	fail "$N bouncers pull from the LAPI and run (got: $(tail -n 4 "$W/b-h01/out" 2>&1 | tr '\n' ' '))"
 	finish
 fi
 expect "h01: the bouncer added no nftables table (ipset mode)" "" \
@@ -323,8 +319,8 @@ if [ ${#lat[@]} = $N ]; then
 else
 	fail "the scan of h01 banned the scanner on all $N hosts (expected within ${BAN_SECS}s, got ${#lat[@]}; decisions: $(cs decisions list -o raw 2>&1 | tail -n +2 | head -n 3 | tr '\n' ' '))"
 fi
-expect "the decisions: the scanner's /32 and its /64, bans" \
-	"*Range:$SC4/32*ban*Range:$SCNET6*ban*" \
+expect "the decisions: the scanner's /32 and its /64, of type tarpit" \
+	"*Range:$SC4/32*tarpit*Range:$SCNET6*tarpit*" \
 	"$(cs decisions list -o json 2>/dev/null | python3 -c '
 import json, sys
 for a in sorted(json.load(sys.stdin) or [], key=lambda a: ":" in a["source"]["value"]):
@@ -473,7 +469,7 @@ c0=$(rss $CSPID) m0=$(memsz)
 python3 -c '
 print("duration,scope,type,value,reason")
 for i in range(10000):
-    print("1h,Ip,ban,198.18.%d.%d,chaostables-test" % (i // 256, i % 256))' > "$W/d.csv"
+    print("1h,Ip,tarpit,198.18.%d.%d,chaostables-test" % (i // 256, i % 256))' > "$W/d.csv"
 t2=$(now)
 if ! out=$(cs decisions import -i "$W/d.csv" 2>&1); then
 	fail "cscli decisions import (got: $(tail -n 2 <<< "$out"))"
