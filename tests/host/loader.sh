@@ -21,10 +21,12 @@ TOP=$(cd "$(dirname "$0")/../.." && pwd)
 source "$TOP/tests/lib/ksft.inc"
 require unshare iptables-legacy iptables-nft nft ipset
 
-# In a namespace of our own: nothing reaches the machine's tables, nor
-# its /var/lib.
+# In namespaces of our own: nothing reaches the machine's tables, its
+# /var/lib or its /run/chaostables.
 if [ -z "${LOADER_NS:-}" ]; then
-	exec env LOADER_NS=1 unshare -n -m --propagation private bash "$0" "$@"
+	# shellcheck disable=SC2016
+	exec env LOADER_NS=1 unshare -n -m --propagation private \
+		bash -c 'mount -t tmpfs run /run && exec bash "$0"' "$0"
 fi
 mount -t tmpfs tmpfs /var/lib
 LOAD=$TOP/service/chaostables-load

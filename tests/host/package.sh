@@ -39,6 +39,7 @@ xtlib=$(pkg-config --variable=xtlibdir xtables | sed 's|^/||')
 deb_has chaostables "$xtlib/libxt_portscan.so" "$xtlib/libxt_DELUDE.so" \
 	"$xtlib/libxt_TARPIT.so" "$xtlib/libxt_CHAOS.so" "$xtlib/libxt_lscan.so" \
 	usr/share/man/man8/chaostables.8 usr/libexec/chaostables-load \
+	usr/libexec/chaostables-watch \
 	usr/libexec/chaostables-prom usr/libexec/chaostables-services \
 	usr/libexec/chaostables-status usr/sbin/chaostables-status \
 	etc/chaostables/rules.v4 etc/chaostables/rules.v6 etc/chaostables/allowlist \
