@@ -54,7 +54,7 @@ verify() {
 	SYSTEMD_UNIT_PATH="$tmp/fixed:$tmp/ours:$U/lib/systemd/system:$U/usr/lib/systemd/system:" \
 		systemd-analyze verify "$@" 2>&1 |
 		grep -Ei 'cycle|chaostables' |
-		grep -Ev '^chaostables(-bouncer)?.service: Command (/usr/libexec/chaostables-load|/usr/bin/crowdsec-firewall-bouncer|/usr/sbin/ipset) is not executable|^chaostables(-bouncer)?.service: Command .man chaostables(-load)?\(8\). failed' || true
+		grep -Ev '^chaostables(-bouncer)?.service: Command (/usr/libexec/chaostables-(load|watch)|/usr/bin/crowdsec-firewall-bouncer|/usr/sbin/ipset) is not executable|^chaostables(-bouncer)?.service: Command .man chaostables(-load)?\(8\). failed' || true
 }
 
 # show OUTPUT: as comment lines.
