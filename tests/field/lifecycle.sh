@@ -6,8 +6,9 @@
 #   after systemd-sysctl), and systemctl status says the kernel holds
 #   exactly the files' rules;
 # - nft -f /etc/nftables.conf by hand (flush ruleset first) and nft
-#   flush ruleset: ours back within 10 s, the journal says why, the unit
-#   active;
+#   flush ruleset: ours back, the journal says why, the unit active
+#   (within BACK: a start takes 30 to 120 s under TCG; natively the
+#   watcher is back in 1 to 2 s, tests/host/watch.sh);
 # - systemctl stop nftables stops ours (nothing of ours left), systemctl
 #   start nftables starts them again;
 # - modules unloaded and nf_chaos_reply loaded by hand: udev applies the
@@ -23,15 +24,16 @@
 # vm-timeout: 1200
 source "$(dirname "$0")/field.inc"
 EPOCH=/proc/sys/net/netfilter/nf_chaos_epoch
+BACK=300
 
-# back WHEN N4 N6: within 10 s, more loads than N4 and N6, ours once,
+# back WHEN N4 N6: within BACK, more loads than N4 and N6, ours once,
 # the unit active.
 back() {
 	local t0=$SECONDS
-	if busywait 10 _reloaded "$2" "$3"; then
+	if busywait $BACK _reloaded "$2" "$3"; then
 		pass "$1: ours back in $((SECONDS - t0)) s or less (loads IPv4 $2 -> $(loads 4))"
 	else
-		fail "$1: ours back within 10 s (expected more than $2 and $3 loads and the unit active, got $(loads 4), $(loads 6), $(systemctl is-active chaostables))"
+		fail "$1: ours back within $BACK s (expected more than $2 and $3 loads and the unit active, got $(loads 4), $(loads 6), $(systemctl is-active chaostables))"
 	fi
 	once "$1"
 }
@@ -124,4 +126,5 @@ base_in_force "apt-get remove"
 reachable "apt-get remove"
 dropped "apt-get remove"
 rm -rf "$d"
+rec "journalctl -u chaostables" journalctl -b -u chaostables.service -o short-monotonic --no-pager
 finish
