@@ -21,7 +21,7 @@
 # field-base: nftables
 # field-modules: present
 # field-sysctl: net.netfilter.nf_chaos_epoch = 7
-# vm-timeout: 1200
+# vm-timeout: 2400
 source "$(dirname "$0")/field.inc"
 EPOCH=/proc/sys/net/netfilter/nf_chaos_epoch
 BACK=300
