@@ -83,35 +83,47 @@ else
 fi
 
 # The unit's start and stop, as chaostables.service runs them (no systemd
-# in this guest; tests/field boots it): the recommended ruleset, every
-# rule line uncommented, loads with our modules from updates/dkms,
-# which the loader modprobes, and goes again.
+# in this guest; tests/field boots it): its main process (ExecStart, the
+# watcher) loads the recommended ruleset, every rule line uncommented,
+# with our modules from updates/dkms, which the loader modprobes, and
+# stays; ExecStop takes the rules away, and the watcher ends with them.
 unit=$(dpkg -L chaostables | grep '/chaostables\.service$')
 sed -i 's/^#\([-*:]\|COMMIT\)/\1/' /etc/chaostables/rules.v4 /etc/chaostables/rules.v6
-for what in ExecStart ExecStop; do
-	cmd=$(sed -n "s/^$what=//p" "$unit")
-	read -ra argv <<< "$cmd"
-	if out=$(ns host "${argv[@]}" 2>&1); then
-		pass "the unit's $what: $cmd"
-	else
-		fail "the unit's $what: $cmd (expected success, got: ${out//$'\n'/ })"
-	fi
-	ours=$(ns host iptables-save | grep -c -e '-j chaostables-' || true)
-	if [ "$what" = ExecStart ]; then
-		if [ "$ours" -gt 0 ]; then
-			pass "ExecStart loads our jumps ($ours)"
-		else
-			fail "ExecStart loads our jumps (expected some, got none)"
-		fi
-		expect "ExecStart's modules come from updates/dkms" "" \
-			"$(for m in $(loaded_ours); do
-				modinfo -n "$m" | grep -v "^/lib/modules/$KVER/updates/dkms/"
-			   done)"
-		expect "ExecStart loaded xt_portscan" "*xt_portscan*" "$(loaded_ours)"
-	else
-		expect "ExecStop leaves no jump of ours" 0 "$ours"
-	fi
-done
+our_jumps() { ns host iptables-save | grep -c -e '-j chaostables-' || true; }
+jumps_loaded() { [ "$(our_jumps)" -gt 0 ]; }
+watcher_gone() { ! kill -0 "$watcher" 2>/dev/null; }
+read -ra start <<< "$(sed -n 's/^ExecStart=//p' "$unit")"
+read -ra stop <<< "$(sed -n 's/^ExecStop=//p' "$unit")"
+ns host "${start[@]}" > /tmp/watch.out 2>&1 &
+watcher=$!
+if busywait 120 jumps_loaded; then
+	pass "the unit's ExecStart ${start[*]} loads our jumps ($(our_jumps))"
+else
+	fail "the unit's ExecStart ${start[*]} loads our jumps (expected some, got none: $(tr '\n' ' ' < /tmp/watch.out))"
+fi
+if ! watcher_gone; then
+	pass "ExecStart's watcher stays, as Type=notify's main process"
+else
+	fail "ExecStart's watcher stays (it exited: $(tr '\n' ' ' < /tmp/watch.out))"
+fi
+expect "ExecStart's modules come from updates/dkms" "" \
+	"$(for m in $(loaded_ours); do
+		modinfo -n "$m" | grep -v "^/lib/modules/$KVER/updates/dkms/"
+	   done)"
+expect "ExecStart loaded xt_portscan" "*xt_portscan*" "$(loaded_ours)"
+if out=$(ns host "${stop[@]}" 2>&1); then
+	pass "the unit's ExecStop ${stop[*]}"
+else
+	fail "the unit's ExecStop ${stop[*]} (expected success, got: ${out//$'\n'/ })"
+fi
+expect "ExecStop leaves no jump of ours" 0 "$(our_jumps)"
+if busywait 30 watcher_gone; then
+	pass "the watcher ends with ExecStop"
+else
+	fail "the watcher ends with ExecStop (still running after 30 s)"
+	kill "$watcher" 2>/dev/null
+fi
+wait "$watcher" 2>/dev/null
 if unload_ours; then
 	pass "the unit's modules unload after its stop"
 else
