@@ -11,6 +11,9 @@
 # - a file changed since the load: check says so, nothing reloaded;
 # - ours taken again and again: after 5 loads in a minute the watcher
 #   gives up, exit 1, and says why;
+# - a default route that comes after the start (the unit starts before
+#   the network): its interface guarded within the refresh period
+#   (CHAOS_REFRESH, 1 s here; 10 s by default);
 # - chaostables-load stop ends it quietly (exit 0), nothing of ours left.
 set -e
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -58,6 +61,8 @@ table inet filter {
 ended() { ! kill -0 "$WPID" 2> /dev/null; }
 loads() { grep -c 'loaded .*/rules.v4$' "$tmp/log" || true; }
 checked() { "$LOAD" check "$tmp/dir" > /dev/null 2>&1; }
+guarded() { ipset list chaostables-scope 2> /dev/null | grep -x '0\.0\.0\.0/0,.*' | xargs; }
+test_guarded() { [ "$(guarded)" = 0.0.0.0/0,wan0 ]; }
 # loaded N: more than N loads, and check content.
 loaded() { [ "$(loads)" -gt "$1" ] && checked; }
 loaded_or_ended() { loaded "$1" || ended; }
@@ -124,9 +129,19 @@ else
 	fail "taken again and again: the watcher gives up within 10 s (it runs; log: $(tail -n 3 "$tmp/log"))"
 fi
 
-"$WATCH" "$tmp/dir" 2> "$tmp/log" &
+CHAOS_REFRESH=1 "$WATCH" "$tmp/dir" 2> "$tmp/log" &
 WPID=$!
 busywait 20 checked || fail "the watcher started again (got: $(cat "$tmp/log"))"
+expect "no default route: no interface guarded" "" "$(guarded)"
+ip link add wan0 type veth peer name wan1
+ip link set wan0 up
+ip addr add 192.0.2.1/24 dev wan0
+ip route add default via 192.0.2.254 dev wan0
+if busywait 10 test_guarded; then
+	pass "a default route after the start: its interface guarded ($(guarded))"
+else
+	fail "a default route after the start: its interface guarded within 10 s (got: '$(guarded)'; log: $(tail -n 2 "$tmp/log"))"
+fi
 "$LOAD" stop "$tmp/dir" 2> /dev/null
 if busywait 10 ended; then
 	rc=0
