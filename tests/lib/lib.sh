@@ -47,6 +47,27 @@ ns() {
 	ip netns exec "$name" "$@"
 }
 
+# bridge_pair LEFT RIGHT: LEFT and RIGHT (namespaces made, as "bridge"
+# is) joined by br0 in "bridge", which has no address, through
+# br_netfilter's iptables hooks: eth0 of LEFT 10.0.9.1 fd00:9::1, of
+# RIGHT 10.0.9.2 fd00:9::2.
+bridge_pair() {
+	local n
+	ip -n bridge link add br0 type bridge
+	for n in "$1" "$2"; do
+		ip link add eth0 netns "$n" type veth peer name "p-$n" netns bridge
+		ip -n bridge link set "p-$n" master br0 up
+		ip -n "$n" link set eth0 up
+	done
+	ip -n bridge link set br0 up
+	ip -n "$1" addr add 10.0.9.1/24 dev eth0
+	ip -n "$1" addr add fd00:9::1/64 dev eth0 nodad
+	ip -n "$2" addr add 10.0.9.2/24 dev eth0
+	ip -n "$2" addr add fd00:9::2/64 dev eth0 nodad
+	ns bridge sysctl -qw net.bridge.bridge-nf-call-iptables=1 \
+		net.bridge.bridge-nf-call-ip6tables=1
+}
+
 # _link NS NET4 NET6: veth eth0 in NS to r-NS in router, .2 and .1 ends.
 _link() {
 	local n=$1 net4=$2 net6=$3

@@ -41,20 +41,7 @@ if ! modprobe br_netfilter 2>/dev/null && [ ! -d /sys/module/br_netfilter ]; the
 	skip "bridge: no br_netfilter module"
 	finish
 fi
-ip -n bridge link add br0 type bridge
-for n in bscan bhost; do
-	ip link add eth0 netns $n type veth peer name p-$n netns bridge
-	ip -n bridge link set p-$n master br0 up
-done
-ip -n bridge link set br0 up
-ip -n bscan addr add 10.0.9.1/24 dev eth0
-ip -n bscan addr add fd00:9::1/64 dev eth0 nodad
-ip -n bhost addr add 10.0.9.2/24 dev eth0
-ip -n bhost addr add fd00:9::2/64 dev eth0 nodad
-ip -n bscan link set eth0 up
-ip -n bhost link set eth0 up
-ns bridge sysctl -qw net.bridge.bridge-nf-call-iptables=1 \
-	net.bridge.bridge-nf-call-ip6tables=1
+bridge_pair bscan bhost
 for ipt in iptables-legacy ip6tables-legacy; do
 	ns bridge $ipt -A FORWARD -p tcp --dport 50 -j DELUDE
 	ns bridge $ipt -A FORWARD -p tcp --dport 51 -j TARPIT

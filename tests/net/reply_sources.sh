@@ -43,25 +43,13 @@ ip -n rsend addr add fd00:8::2/64 dev eth0 nodad
 ip -n rtarget addr add 10.0.8.1/24 dev eth0
 ip -n rtarget addr add fd00:8::1/64 dev eth0 nodad
 ip -n bridge link set lo down
-ip -n bridge link add br0 type bridge
-for n in bsend bdst; do
-	ip link add eth0 netns $n type veth peer name p-$n netns bridge
-	ip -n bridge link set p-$n master br0 up
-	ip -n $n link set eth0 up
-done
-ip -n bridge link set br0 up
-ip -n bsend addr add 10.0.9.1/24 dev eth0
-ip -n bsend addr add fd00:9::1/64 dev eth0 nodad
-ip -n bdst addr add 10.0.9.2/24 dev eth0
-ip -n bdst addr add fd00:9::2/64 dev eth0 nodad
+bridge_pair bsend bdst
 ip -n rsend link set eth0 up
 ip -n rtarget link set eth0 up
 ip -n rtarget route add default via 10.0.8.2
 ip -n rtarget route add default via fd00:8::2
 ns rtarget sysctl -qw net.ipv4.conf.all.rp_filter=0 \
 	net.ipv4.conf.default.rp_filter=0 net.ipv4.conf.eth0.rp_filter=0
-ns bridge sysctl -qw net.bridge.bridge-nf-call-iptables=1 \
-	net.bridge.bridge-nf-call-ip6tables=1
 
 # A TCP port per mode from 1000 on; a UDP one too if it takes any protocol.
 tports='' uports='' i=1000
