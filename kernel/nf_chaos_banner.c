@@ -335,11 +335,15 @@ static const nf_chaos_answer_fn nf_chaos_answers[NF_CHAOS_SERVICES] = {
 	[NF_CHAOS_POSTGRES]	= nf_chaos_postgres,
 };
 
-/* Fill @buf with the answer; returns its length, 0 to stay silent. */
-unsigned int nf_chaos_banner(struct net *net, char *buf, __be16 port,
-			     const u8 *req, unsigned int len)
+/*
+ * Fill @buf with the answer of @port's service, by the netns's key set
+ * @keys; returns its length, 0 to stay silent.
+ */
+unsigned int nf_chaos_banner(struct net *net, const struct nf_chaos_keys *keys,
+			     char *buf, __be16 port, const u8 *req,
+			     unsigned int len)
 {
-	enum nf_chaos_service service = nf_chaos_service(net, port);
+	enum nf_chaos_service service = nf_chaos_service(keys, port);
 	unsigned int n;
 
 	/* A server that answers requests waits for one. */

@@ -47,7 +47,10 @@ struct nf_chaos_keys {
 
 static DEFINE_MUTEX(nf_chaos_keys_mutex);
 
-/* The netns's current key set; under RCU. */
+/*
+ * The netns's current key set, under RCU; NULL from its exit on. A
+ * segment reads it once: its parts must not mix two sets of a rotation.
+ */
 const struct nf_chaos_keys *nf_chaos_keys(struct net *net)
 {
 	return rcu_dereference(nf_chaos_pernet(net)->keys);
@@ -124,18 +127,19 @@ u32 nf_chaos_cookie(const struct nf_chaos_keys *keys,
 
 /*
  * The @i-th of the cookies we accept now, newest first: of the current key
- * set, then of the previous one in its grace; of the next epoch within the
- * skew, this one, the last one. NULL if there is no such cookie now; else
- * its key set, the peer's next sequence number, from its ACK of our ISN,
- * in *@rcv_nxt, and in *@wscale whether our SYN/ACK offered window
- * scaling, as the peer's sequence is near that number, never 2^31 away.
+ * set @keys, then of the previous one in its grace; of the next epoch
+ * within the skew, this one, the last one. NULL if there is no such cookie
+ * now; else its key set, the peer's next sequence number, from its ACK of
+ * our ISN, in *@rcv_nxt, and in *@wscale whether our SYN/ACK offered
+ * window scaling, as the peer's sequence is near that number, never 2^31
+ * away.
  */
 const struct nf_chaos_keys *
-nf_chaos_rcv_nxt(struct net *net, const struct sk_buff *oldskb, u8 family,
+nf_chaos_rcv_nxt(struct net *net, const struct nf_chaos_keys *keys,
+		 const struct sk_buff *oldskb, u8 family,
 		 const struct tcphdr *oth, unsigned int i, u32 *rcv_nxt,
 		 bool *wscale)
 {
-	const struct nf_chaos_keys *keys = nf_chaos_keys(net);
 	u32 span = READ_ONCE(nf_chaos_pernet(net)->epoch);
 	time64_t now = ktime_get_real_seconds();
 	u32 epoch = div_u64(now, span), first;
@@ -182,23 +186,33 @@ u32 nf_chaos_tsval(const struct nf_chaos_keys *keys,
 u32 nf_chaos_source_hash(struct net *net, const struct sk_buff *skb,
 			 u8 family)
 {
-	const siphash_key_t *key = &nf_chaos_keys(net)->source;
+	const struct nf_chaos_keys *keys = nf_chaos_keys(net);
 
+	/* A dying netns's rules may outlive its keys: one slot for all. */
+	if (!keys)
+		return 0;
 	if (family == NFPROTO_IPV4)
-		return siphash_1u32((__force u32)ip_hdr(skb)->saddr, key);
-	return siphash(&ipv6_hdr(skb)->saddr, sizeof(struct in6_addr), key);
+		return siphash_1u32((__force u32)ip_hdr(skb)->saddr,
+				    &keys->source);
+	return siphash(&ipv6_hdr(skb)->saddr, sizeof(struct in6_addr),
+		       &keys->source);
 }
 EXPORT_SYMBOL_GPL(nf_chaos_source_hash);
 
 /* A keyed hash of @port, the same in every netns that has our key. */
-u32 nf_chaos_port_hash(struct net *net, u16 port)
+u32 nf_chaos_port_hash(const struct nf_chaos_keys *keys, u16 port)
 {
-	return siphash_1u32(port, &nf_chaos_keys(net)->key[NF_CHAOS_KEY_PORT]);
+	return siphash_1u32(port, &keys->key[NF_CHAOS_KEY_PORT]);
 }
 
+/* A set, and the one it replaced if any (whose own @prev is NULL). */
 static void nf_chaos_keys_free(struct rcu_head *head)
 {
-	kfree_sensitive(container_of(head, struct nf_chaos_keys, rcu));
+	struct nf_chaos_keys *keys = container_of(head, struct nf_chaos_keys,
+						  rcu);
+
+	kfree_sensitive(rcu_dereference_protected(keys->prev, true));
+	kfree_sensitive(keys);
 }
 
 /*
@@ -326,11 +340,15 @@ int nf_chaos_keys_init(struct nf_chaos_net *cn)
 	return ret;
 }
 
+/*
+ * The rules of a dying netns may outlive this (nf_chaos_net_exit()), and
+ * packets still pass them: they find no keys, and the keys wait for
+ * those that found them.
+ */
 void nf_chaos_keys_exit(struct nf_chaos_net *cn)
 {
-	struct nf_chaos_keys *keys = rcu_dereference_protected(cn->keys, true);
+	struct nf_chaos_keys *keys = rcu_replace_pointer(cn->keys, NULL, true);
 
 	if (keys)
-		kfree_sensitive(rcu_dereference_protected(keys->prev, true));
-	kfree_sensitive(keys);
+		call_rcu(&keys->rcu, nf_chaos_keys_free);
 }

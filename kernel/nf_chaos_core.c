@@ -223,6 +223,7 @@ bool nf_chaos_tcp_answer(struct net *net, struct sk_buff *oldskb,
 			 unsigned int hook, u8 family,
 			 enum nf_chaos_answer answer, enum nf_chaos_target by)
 {
+	const struct nf_chaos_keys *keys = nf_chaos_keys(net);
 	enum nf_chaos_verdict verdict;
 	struct nf_chaos_peer_opts po;
 	const struct tcphdr *oth;
@@ -231,8 +232,8 @@ bool nf_chaos_tcp_answer(struct net *net, struct sk_buff *oldskb,
 	unsigned int tcplen;
 	bool sent;
 
-	/* A netns without rules of ours has no keys to answer with. */
-	if (!rcu_access_pointer(nf_chaos_pernet(net)->live) ||
+	/* A netns without rules of ours or keys (dying) has no answer. */
+	if (!keys || !rcu_access_pointer(nf_chaos_pernet(net)->live) ||
 	    !nf_chaos_may_answer(net, oldskb, family))
 		return false;
 
@@ -248,7 +249,7 @@ bool nf_chaos_tcp_answer(struct net *net, struct sk_buff *oldskb,
 		return false;
 
 	nf_chaos_parse_opts(oldskb, oth, oldskb->len - tcplen, &po);
-	verdict = nf_chaos_plan(net, &seg, oldskb, family, oth,
+	verdict = nf_chaos_plan(net, keys, &seg, oldskb, family, oth,
 				tcplen - __tcp_hdrlen(oth), &po, answer);
 	if (verdict != NF_CHAOS_SEND)
 		return verdict == NF_CHAOS_OURS;
@@ -432,8 +433,9 @@ static void __exit nf_chaos_reply_exit(void)
 {
 	unregister_pernet_subsys(&nf_chaos_net_ops);
 	/*
-	 * Keys replaced by nf_chaos_key wait for nf_chaos_keys_free(), the
-	 * state of a netns whose last rule went for nf_chaos_live_free().
+	 * Keys replaced by nf_chaos_key or of a netns gone wait for
+	 * nf_chaos_keys_free(), the state of a netns whose last rule went for
+	 * nf_chaos_live_free().
 	 */
 	rcu_barrier();
 }

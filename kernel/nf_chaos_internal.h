@@ -48,7 +48,9 @@ struct nf_chaos_seg {
 	u8 wscale;		/* of the window field, after the SYN/ACK */
 	u16 sent;		/* by the socket since the SYN/ACK: IP ID */
 	u32 peer_isn;		/* the socket's seed: IP ID, flow label */
-	const struct nf_chaos_keys *keys;	/* of the cookie; under RCU */
+	/* Under RCU: the netns's, read once a segment, and the cookie's. */
+	const struct nf_chaos_keys *keys;
+	const struct nf_chaos_keys *flow_keys;
 	unsigned int len;
 	char data[NF_CHAOS_BANNER_MAX];
 };
@@ -126,12 +128,13 @@ u32 nf_chaos_cookie(const struct nf_chaos_keys *keys,
 		    const struct sk_buff *oldskb, u8 family,
 		    const struct tcphdr *oth, u32 epoch);
 const struct nf_chaos_keys *
-nf_chaos_rcv_nxt(struct net *net, const struct sk_buff *oldskb, u8 family,
+nf_chaos_rcv_nxt(struct net *net, const struct nf_chaos_keys *keys,
+		 const struct sk_buff *oldskb, u8 family,
 		 const struct tcphdr *oth, unsigned int i, u32 *rcv_nxt,
 		 bool *wscale);
 u32 nf_chaos_tsval(const struct nf_chaos_keys *keys,
 		   const struct sk_buff *oldskb, u8 family);
-u32 nf_chaos_port_hash(struct net *net, u16 port);
+u32 nf_chaos_port_hash(const struct nf_chaos_keys *keys, u16 port);
 int nf_chaos_key_sysctl(chaos_ctl_table *table, int write, void *buffer,
 			size_t *lenp, loff_t *ppos);
 int nf_chaos_key_id_sysctl(chaos_ctl_table *table, int write, void *buffer,
@@ -162,10 +165,10 @@ struct nf_chaos_held_set {
 	u8 next;			/* the greeted[] to forget next */
 };
 
-bool nf_chaos_held_allow(struct net *net, const struct sk_buff *oldskb,
-			 u8 family);
-bool nf_chaos_greet_first(struct net *net, const struct sk_buff *oldskb,
-			  u8 family, u32 flow);
+bool nf_chaos_held_allow(struct net *net, const struct nf_chaos_keys *keys,
+			 const struct sk_buff *oldskb, u8 family);
+bool nf_chaos_greet_first(struct net *net, const struct nf_chaos_keys *keys,
+			  const struct sk_buff *oldskb, u8 family, u32 flow);
 void nf_chaos_held_init(struct nf_chaos_held_set *held);
 
 /* What a netns has while it has rules of ours: some KiB. */
@@ -217,20 +220,22 @@ enum nf_chaos_version {
 
 #define NF_CHAOS_VERSION_MAX	48	/* characters: HTTPS' answer fits */
 
-enum nf_chaos_service nf_chaos_service(struct net *net, __be16 port);
+enum nf_chaos_service nf_chaos_service(const struct nf_chaos_keys *keys,
+				       __be16 port);
 const char *nf_chaos_version(struct net *net, enum nf_chaos_version v);
 int nf_chaos_services_sysctl(chaos_ctl_table *table, int write, void *buffer,
 			     size_t *lenp, loff_t *ppos);
 void nf_chaos_services_exit(struct nf_chaos_net *cn);
 
 /* nf_chaos_banner.c */
-unsigned int nf_chaos_banner(struct net *net, char *buf, __be16 port,
-			     const u8 *req, unsigned int len);
+unsigned int nf_chaos_banner(struct net *net, const struct nf_chaos_keys *keys,
+			     char *buf, __be16 port, const u8 *req,
+			     unsigned int len);
 
-/* nf_chaos_plan.c */
+/* nf_chaos_plan.c: the netns's key set is @keys. */
 enum nf_chaos_verdict
-nf_chaos_plan(struct net *net, struct nf_chaos_seg *seg,
-	      const struct sk_buff *oldskb, u8 family,
+nf_chaos_plan(struct net *net, const struct nf_chaos_keys *keys,
+	      struct nf_chaos_seg *seg, const struct sk_buff *oldskb, u8 family,
 	      const struct tcphdr *oth, u32 dlen,
 	      const struct nf_chaos_peer_opts *po,
 	      enum nf_chaos_answer answer);

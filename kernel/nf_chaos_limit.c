@@ -44,22 +44,25 @@ EXPORT_SYMBOL_GPL(nf_chaos_bucket_take);
  * is no set: no budget, no answer and no greeting.
  */
 
-/* The set of @oldskb's source, whose tag goes to *@tag; NULL if none. */
+/*
+ * The set of @oldskb's source, whose tag by the netns's key set @keys goes
+ * to *@tag; NULL if none.
+ */
 static struct nf_chaos_held_set *
-nf_chaos_held_set(struct net *net, const struct sk_buff *oldskb, u8 family,
-		  u64 *tag)
+nf_chaos_held_set(struct net *net, const struct nf_chaos_keys *keys,
+		  const struct sk_buff *oldskb, u8 family, u64 *tag)
 {
 	struct nf_chaos_live *live = rcu_dereference(nf_chaos_pernet(net)->live);
 
 	if (!live)
 		return NULL;
-	*tag = nf_chaos_hash(nf_chaos_keys(net), oldskb, family, 0, 0,
+	*tag = nf_chaos_hash(keys, oldskb, family, 0, 0,
 			     NF_CHAOS_HASH_SNET) | 1;
 	return &live->held[(u32)(*tag >> 32) % NF_CHAOS_HELD_SETS];
 }
 
-bool nf_chaos_held_allow(struct net *net, const struct sk_buff *oldskb,
-			 u8 family)
+bool nf_chaos_held_allow(struct net *net, const struct nf_chaos_keys *keys,
+			 const struct sk_buff *oldskb, u8 family)
 {
 	struct nf_chaos_net *cn = nf_chaos_pernet(net);
 	u64 now = ktime_get_mono_fast_ns();
@@ -68,7 +71,7 @@ bool nf_chaos_held_allow(struct net *net, const struct sk_buff *oldskb,
 	u64 interval, tag;
 	bool ok;
 
-	set = nf_chaos_held_set(net, oldskb, family, &tag);
+	set = nf_chaos_held_set(net, keys, oldskb, family, &tag);
 	if (!set)
 		return false;
 	interval = NSEC_PER_SEC / READ_ONCE(cn->held_rate);
@@ -99,14 +102,14 @@ bool nf_chaos_held_allow(struct net *net, const struct sk_buff *oldskb,
  * to a flow, never again to a replay of its ACK, unless NF_CHAOS_GREETED
  * other flows of the set (other handshakes completed) were greeted since.
  */
-bool nf_chaos_greet_first(struct net *net, const struct sk_buff *oldskb,
-			  u8 family, u32 flow)
+bool nf_chaos_greet_first(struct net *net, const struct nf_chaos_keys *keys,
+			  const struct sk_buff *oldskb, u8 family, u32 flow)
 {
 	struct nf_chaos_held_set *set;
 	unsigned int i;
 	u64 tag;
 
-	set = nf_chaos_held_set(net, oldskb, family, &tag);
+	set = nf_chaos_held_set(net, keys, oldskb, family, &tag);
 	if (!set)
 		return false;
 	flow |= 1;

@@ -55,7 +55,8 @@ static unsigned int nf_chaos_syn_opts(struct net *net,
 		n += nf_chaos_put_ts(&seg->opt[n], sack ?
 				     TCPOPT_SACK_PERM << 8 | TCPOLEN_SACK_PERM :
 				     TCPOPT_NOP << 8 | TCPOPT_NOP,
-				     nf_chaos_tsval(seg->keys, oldskb, family),
+				     nf_chaos_tsval(seg->flow_keys, oldskb,
+						    family),
 				     po->tsval);
 	else if (sack)
 		seg->opt[n++] = htonl(TCPOPT_NOP << 24 | TCPOPT_NOP << 16 |
@@ -128,16 +129,17 @@ static bool nf_chaos_after_greeting(u32 seq, u32 rcv_nxt)
 }
 
 /*
- * Whether @oth carries a cookie we accept (nf_chaos_rcv_nxt()), and then
- * its key set in *@keys, the peer's next sequence number in *@rcv_nxt and
- * whether our SYN/ACK offered window scaling in *@wscale; for a greeting,
- * whether it follows one of ours (NF_CHAOS_OURS, with that cookie's).
+ * Whether @oth carries a cookie we accept (nf_chaos_rcv_nxt(), from the
+ * netns's key set @seg->keys), and then its key set in @seg->flow_keys,
+ * the peer's next sequence number in *@rcv_nxt and whether our SYN/ACK
+ * offered window scaling in *@wscale; for a greeting, whether it follows
+ * one of ours (NF_CHAOS_OURS, with that cookie's).
  */
 static enum nf_chaos_verdict
-nf_chaos_check(struct net *net, const struct sk_buff *oldskb, u8 family,
+nf_chaos_check(struct net *net, struct nf_chaos_seg *seg,
+	       const struct sk_buff *oldskb, u8 family,
 	       const struct tcphdr *oth, u32 dlen,
-	       enum nf_chaos_answer answer, const struct nf_chaos_keys **keys,
-	       u32 *rcv_nxt, bool *wscale)
+	       enum nf_chaos_answer answer, u32 *rcv_nxt, bool *wscale)
 {
 	const struct nf_chaos_keys *greeted = NULL, *k;
 	u32 seq = ntohl(oth->seq), greeted_nxt = 0, nxt;
@@ -145,11 +147,12 @@ nf_chaos_check(struct net *net, const struct sk_buff *oldskb, u8 family,
 	unsigned int i;
 
 	for (i = 0; i < NF_CHAOS_COOKIES; i++) {
-		k = nf_chaos_rcv_nxt(net, oldskb, family, oth, i, &nxt, &ws);
+		k = nf_chaos_rcv_nxt(net, seg->keys, oldskb, family, oth, i,
+				     &nxt, &ws);
 		if (!k)
 			continue;
 		if (nf_chaos_acks_cookie(seq, nxt, dlen, answer)) {
-			*keys = k;
+			seg->flow_keys = k;
 			*rcv_nxt = nxt;
 			*wscale = ws;
 			return NF_CHAOS_SEND;
@@ -164,7 +167,7 @@ nf_chaos_check(struct net *net, const struct sk_buff *oldskb, u8 family,
 		}
 	}
 	if (greeted) {
-		*keys = greeted;
+		seg->flow_keys = greeted;
 		*rcv_nxt = greeted_nxt;
 		*wscale = greeted_ws;
 		return NF_CHAOS_OURS;
@@ -194,7 +197,8 @@ static bool nf_chaos_plan_banner(struct net *net, struct nf_chaos_seg *seg,
 
 	if (len)
 		req = skb_header_pointer(oldskb, oldskb->len - dlen, len, buf);
-	len = nf_chaos_banner(net, seg->data, oth->dest, req, req ? len : 0);
+	len = nf_chaos_banner(net, seg->keys, seg->data, oth->dest, req,
+			      req ? len : 0);
 	seg->len = min_t(unsigned int, len, ntohs(oth->window));
 	if (!seg->len)
 		return false;
@@ -212,18 +216,16 @@ static bool nf_chaos_plan_banner(struct net *net, struct nf_chaos_seg *seg,
  * The rest of an answer to a later segment of a flow of ours, as from the
  * SYN/ACK on: its window scaled if the SYN/ACK offered scaling (@wscale),
  * and our timestamp to a peer that sends them; the timestamp clock, IP ID
- * and flow label those of the cookie's key set (@keys), so that after a
- * key change they still follow the SYN/ACK's.
+ * and flow label those of the cookie's key set (@seg->flow_keys), so that
+ * after a key change they still follow the SYN/ACK's.
  * It is sent if its source's budget allows.
  */
 static enum nf_chaos_verdict
 nf_chaos_later(struct net *net, struct nf_chaos_seg *seg,
 	       const struct sk_buff *oldskb, u8 family,
-	       const struct nf_chaos_peer_opts *po,
-	       const struct nf_chaos_keys *keys, bool wscale, u32 rcv_nxt)
+	       const struct nf_chaos_peer_opts *po, bool wscale, u32 rcv_nxt)
 {
 	seg->peer_isn = rcv_nxt - 1;
-	seg->keys = keys;
 	if (wscale)
 		seg->wscale = nf_chaos_rcv_wscale(net);
 	seg->tstamp = po->saw_tstamp &&
@@ -231,10 +233,11 @@ nf_chaos_later(struct net *net, struct nf_chaos_seg *seg,
 	if (seg->tstamp)
 		seg->th.doff += nf_chaos_put_ts(seg->opt,
 						TCPOPT_NOP << 8 | TCPOPT_NOP,
-						nf_chaos_tsval(keys, oldskb, family),
+						nf_chaos_tsval(seg->flow_keys,
+							       oldskb, family),
 						po->tsval);
-	return nf_chaos_held_allow(net, oldskb, family) ? NF_CHAOS_SEND :
-							  NF_CHAOS_OURS;
+	return nf_chaos_held_allow(net, seg->keys, oldskb, family) ?
+	       NF_CHAOS_SEND : NF_CHAOS_OURS;
 }
 
 /*
@@ -270,7 +273,7 @@ nf_chaos_plan_synack(struct net *net, struct nf_chaos_seg *seg,
 
 	if (oth->fin)
 		return NF_CHAOS_NOT_OURS;
-	seg->keys = nf_chaos_keys(net);
+	seg->flow_keys = seg->keys;
 	th->doff += nf_chaos_syn_opts(net, seg, oldskb, family, po);
 	th->seq = htonl(seq + nf_chaos_cookie(seg->keys, oldskb, family, oth,
 					      nf_chaos_epoch(net)) +
@@ -344,33 +347,31 @@ nf_chaos_plan_greeting(struct net *net, struct nf_chaos_seg *seg,
 		       const struct nf_chaos_peer_opts *po,
 		       enum nf_chaos_answer answer)
 {
-	const struct nf_chaos_keys *keys;
 	enum nf_chaos_verdict verdict;
 	bool wscale = false;
 	u32 rcv_nxt;
 
 	if (oth->syn || !oth->ack)
 		return NF_CHAOS_NOT_OURS;
-	verdict = nf_chaos_check(net, oldskb, family, oth, dlen, answer,
-				 &keys, &rcv_nxt, &wscale);
+	verdict = nf_chaos_check(net, seg, oldskb, family, oth, dlen, answer,
+				 &rcv_nxt, &wscale);
 	/* A peer that read the greeting acks its end. */
 	if (verdict == NF_CHAOS_OURS &&
 	    nf_chaos_plan_greeted(seg, oth, dlen, ntohl(oth->ack_seq)))
-		return nf_chaos_later(net, seg, oldskb, family, po, keys,
-				      wscale, rcv_nxt);
+		return nf_chaos_later(net, seg, oldskb, family, po, wscale,
+				      rcv_nxt);
 	if (verdict != NF_CHAOS_SEND)
 		return verdict;
 	if (!nf_chaos_plan_banner(net, seg, oldskb, oth, dlen))
 		return NF_CHAOS_OURS;
-	verdict = nf_chaos_later(net, seg, oldskb, family, po, keys, wscale,
-				 rcv_nxt);
+	verdict = nf_chaos_later(net, seg, oldskb, family, po, wscale, rcv_nxt);
 	/*
 	 * Once a flow: a replayed ACK would have it again, 192 B for 40.
 	 * Data sent before the greeting was read is acked past it.
 	 */
 	if (verdict == NF_CHAOS_SEND &&
-	    !nf_chaos_greet_first(net, oldskb, family,
-				  nf_chaos_hash(keys, oldskb, family,
+	    !nf_chaos_greet_first(net, seg->keys, oldskb, family,
+				  nf_chaos_hash(seg->flow_keys, oldskb, family,
 						(__force u32)oth->source << 16 |
 						(__force u16)oth->dest,
 						rcv_nxt, NF_CHAOS_HASH_FLOW)) &&
@@ -391,13 +392,12 @@ nf_chaos_plan_held(struct net *net, struct nf_chaos_seg *seg,
 		   const struct nf_chaos_peer_opts *po,
 		   enum nf_chaos_answer answer)
 {
-	const struct nf_chaos_keys *keys;
 	struct tcphdr *th = &seg->th;
 	bool wscale = false;
 	u32 rcv_nxt;
 
 	if (oth->syn || oth->fin || !oth->ack ||
-	    nf_chaos_check(net, oldskb, family, oth, dlen, answer, &keys,
+	    nf_chaos_check(net, seg, oldskb, family, oth, dlen, answer,
 			   &rcv_nxt, &wscale) != NF_CHAOS_SEND)
 		return NF_CHAOS_NOT_OURS;
 	/* Ack exactly what the peer has acked: probes are answered. */
@@ -411,8 +411,7 @@ nf_chaos_plan_held(struct net *net, struct nf_chaos_seg *seg,
 	 */
 	if (answer == NF_CHAOS_STALL && ntohl(oth->seq) + 1 == rcv_nxt)
 		th->window = htons(NF_CHAOS_WINDOW);
-	return nf_chaos_later(net, seg, oldskb, family, po, keys, wscale,
-			      rcv_nxt);
+	return nf_chaos_later(net, seg, oldskb, family, po, wscale, rcv_nxt);
 }
 
 /*
@@ -426,28 +425,30 @@ nf_chaos_plan_honeypot(struct net *net, struct nf_chaos_seg *seg,
 		       const struct tcphdr *oth, u32 dlen,
 		       const struct nf_chaos_peer_opts *po)
 {
-	const struct nf_chaos_keys *keys;
 	struct tcphdr *th = &seg->th;
 	bool wscale = false;
 	u32 rcv_nxt;
 
 	if (oth->syn || !oth->ack || (!dlen && !oth->fin) ||
-	    nf_chaos_check(net, oldskb, family, oth, dlen, NF_CHAOS_HONEYPOT,
-			   &keys, &rcv_nxt, &wscale) != NF_CHAOS_SEND)
+	    nf_chaos_check(net, seg, oldskb, family, oth, dlen,
+			   NF_CHAOS_HONEYPOT, &rcv_nxt, &wscale) !=
+	    NF_CHAOS_SEND)
 		return NF_CHAOS_NOT_OURS;
 	th->seq = oth->ack_seq;
 	th->ack_seq = htonl(ntohl(oth->seq) + dlen + oth->fin);
 	th->ack = 1;
 	th->window = htons(NF_CHAOS_WINDOW);
 	seg->sent = (ntohl(oth->seq) - rcv_nxt) / (dlen ?: TCP_MSS_DEFAULT);
-	return nf_chaos_later(net, seg, oldskb, family, po, keys, wscale,
-			      rcv_nxt);
+	return nf_chaos_later(net, seg, oldskb, family, po, wscale, rcv_nxt);
 }
 
-/* Fill @seg with the answer to @oth, which carries @dlen bytes of data. */
+/*
+ * Fill @seg with the answer to @oth, which carries @dlen bytes of data, by
+ * the netns's key set @keys.
+ */
 enum nf_chaos_verdict
-nf_chaos_plan(struct net *net, struct nf_chaos_seg *seg,
-	      const struct sk_buff *oldskb, u8 family,
+nf_chaos_plan(struct net *net, const struct nf_chaos_keys *keys,
+	      struct nf_chaos_seg *seg, const struct sk_buff *oldskb, u8 family,
 	      const struct tcphdr *oth, u32 dlen,
 	      const struct nf_chaos_peer_opts *po,
 	      enum nf_chaos_answer answer)
@@ -455,6 +456,7 @@ nf_chaos_plan(struct net *net, struct nf_chaos_seg *seg,
 	enum nf_chaos_verdict verdict;
 
 	memset(seg, 0, offsetof(struct nf_chaos_seg, data));
+	seg->keys = keys;
 	seg->th.source = oth->dest;
 	seg->th.dest = oth->source;
 	seg->th.doff = sizeof(seg->th) / 4;

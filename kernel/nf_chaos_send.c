@@ -119,7 +119,7 @@ static u32 nf_chaos_bridge_mss(const struct sk_buff *oldskb, u32 nhlen)
 static u32 nf_chaos_sock_rand(const struct sk_buff *oldskb, u8 family,
 			      const struct nf_chaos_seg *seg)
 {
-	return nf_chaos_hash(seg->keys, oldskb, family,
+	return nf_chaos_hash(seg->flow_keys, oldskb, family,
 			     (__force u32)seg->th.dest << 16 |
 			     (__force u16)seg->th.source, seg->peer_isn,
 			     NF_CHAOS_HASH_FLOW) >> 32;

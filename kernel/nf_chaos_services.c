@@ -45,14 +45,15 @@ static const struct {
  * agree, and so do the firewalls of an HA pair and a host after a reboot
  * that share a key.
  */
-enum nf_chaos_service nf_chaos_service(struct net *net, __be16 port)
+enum nf_chaos_service nf_chaos_service(const struct nf_chaos_keys *keys,
+				       __be16 port)
 {
 	unsigned int i;
 
 	for (i = 0; i < ARRAY_SIZE(nf_chaos_ports); i++)
 		if (nf_chaos_ports[i].port == ntohs(port))
 			return nf_chaos_ports[i].service;
-	return nf_chaos_port_hash(net, ntohs(port)) % NF_CHAOS_ANY_PORT;
+	return nf_chaos_port_hash(keys, ntohs(port)) % NF_CHAOS_ANY_PORT;
 }
 
 /* The built-in versions: Debian 13's when written. */
