@@ -7,6 +7,9 @@
                            first, close: "greeted N" (its bytes)|closed|
                            reset|refused|timeout
   outcome HOST PORT        connect, send, read: refused|reset|closed|timeout|data
+  ask HOST PORT HEX        connect, send the bytes HEX, read to the end:
+                           the answer in hex, then "|eof", "|reset" or
+                           "|timeout"
   hold HOST PORT SECS      connect, fill the send buffer, watch TCP_INFO for
                            SECS: "held snd_wnd=N backoff=N acked=N
                            notsent=N" or "died after Ns state=N at T"
@@ -99,6 +102,23 @@ def greeted(host, port):
         return "timeout"
     s.close()
     return "greeted %d" % len(data) if data else "closed"
+
+
+def ask(host, port, request):
+    data, end = b"", "eof"
+    try:
+        s = connect(host, port)
+        s.sendall(request)
+        while True:
+            b = s.recv(4096)
+            if not b:
+                break
+            data += b
+    except (ConnectionRefusedError, ConnectionResetError, BrokenPipeError):
+        end = "reset"
+    except socket.timeout:
+        end = "timeout"
+    return data.hex() + "|" + end
 
 
 def connect_only(host, port):
@@ -315,6 +335,8 @@ def main(argv):
         print(greeted(host, port))
     elif cmd == "outcome":
         print(outcome(host, port))
+    elif cmd == "ask":
+        print(ask(host, port, bytes.fromhex(argv[4])))
     elif cmd == "hold":
         print(hold(host, port, float(argv[4])))
     elif cmd == "honey":
