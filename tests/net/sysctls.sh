@@ -28,7 +28,7 @@ for s in nf_chaos_epoch nf_chaos_held_rate; do
 	expect "$s: the table's default" "$(row $s 2)" "$(ns host cat "$SYS/$s")"
 done
 expect "nf_chaos_key: write-only (mode)" 200 "$(stat -c %a "$SYS/nf_chaos_key")"
-expect "nf_chaos_key_id: read-only (mode)" "[0-4][0-4][0-4]" \
+expect "nf_chaos_key_id: read-only, root's (mode)" 400 \
 	"$(stat -c %a "$SYS/nf_chaos_key_id")"
 expect "the table says every setting is per namespace" "yes" \
 	"$(cut -d';' -f4 <<< "$rows" | sort -u | xargs)"
@@ -38,4 +38,34 @@ expect "a namespace's epoch is its own: host's set" "$((before + 7))" \
 	"$(ns host cat "$SYS/nf_chaos_epoch")"
 expect "a namespace's epoch is its own: the first's kept" "$before" \
 	"$(cat "$SYS/nf_chaos_epoch")"
+
+# taken NAME VALUE: whether host's NAME takes VALUE ("taken", "refused").
+taken() {
+	# shellcheck disable=SC2016 # the inner shell's arguments
+	if ns host bash -c 'printf "%b\n" "$2" > "$1"' - "$SYS/$1" "$2" \
+		2>/dev/null; then
+		echo taken
+	else
+		echo refused
+	fi
+}
+for k in 00112233445566778899aabbccddeeff 00112233445566778899AABBCCDDEEFF; do
+	expect "nf_chaos_key takes $k" taken "$(taken nf_chaos_key $k)"
+done
+for k in 0x112233445566778899aabbccddeeff +0112233445566778899aabbccddeeff \
+	0011223344556677+8899aabbccddeef 0011223344556677889 \
+	00112233445566778899aabbccddeeff0 00112233445566778899aabbccddeefg; do
+	expect "nf_chaos_key refuses $k" refused "$(taken nf_chaos_key $k)"
+done
+expect "nf_chaos_services takes printable ASCII" taken \
+	"$(taken nf_chaos_services 'ssh=OpenSSH_9.2p1 Debian-2+deb12u3 ~!')"
+expect "nf_chaos_services takes 48 characters" taken \
+	"$(taken nf_chaos_services "ftp=$(printf '%048d' 0)")"
+# Inside the value: the write's trailing white space (which to the kernel
+# 0xa0 is) is stripped.
+for v in 'ssh=Open\0351SSH' 'ssh=Open\0240SSH' 'ssh=Open\0177SSH' \
+	'ssh=Open\tSSH' "ftp=$(printf '%049d' 0)"; do
+	expect "nf_chaos_services refuses $v" refused \
+		"$(taken nf_chaos_services "$v")"
+done
 finish
