@@ -233,7 +233,9 @@ static unsigned int nf_chaos_rpcbind(struct net *net, char *buf,
 
 /*
  * The endpoint mapper's answer to what it cannot parse: a bind_nak
- * (reason: not specified) with the call id it read.
+ * (reason: not specified) with the call id it read, in the request's byte
+ * order (its data representation's first byte), written in ours,
+ * little-endian.
  */
 static unsigned int nf_chaos_msrpc(struct net *net, char *buf, const u8 *req,
 				   unsigned int len)
@@ -241,7 +243,8 @@ static unsigned int nf_chaos_msrpc(struct net *net, char *buf, const u8 *req,
 	if (len < 16)
 		return 0;
 	memcpy(buf, "\x05\0\x0d\x03\x10\0\0\0\x18\0\0\0", 12);
-	put_unaligned_le32(get_unaligned_be32(req + 12), buf + 12);
+	put_unaligned_le32(req[4] & 0x10 ? get_unaligned_le32(req + 12) :
+			   get_unaligned_be32(req + 12), buf + 12);
 	memcpy(buf + 16, "\x04\0\x01\x05\0\0\0\0", 8);
 	return 24;
 }
