@@ -16,27 +16,35 @@
 #define NF_CHAOS_PUT(buf, text) \
 	(memcpy(buf, text, sizeof(text) - 1), sizeof(text) - 1)
 
+/*
+ * Print @fmt, whose one "%s" is @net's version @v, to @buf: the build
+ * fails unless it fits whole with the longest version and scnprintf()'s
+ * NUL.
+ */
+#define NF_CHAOS_PRINT(buf, net, fmt, v) ({				\
+	BUILD_BUG_ON(sizeof(fmt) - sizeof("%s") + NF_CHAOS_VERSION_MAX >= \
+		     NF_CHAOS_BANNER_MAX);				\
+	scnprintf(buf, NF_CHAOS_BANNER_MAX, fmt, nf_chaos_version(net, v)); \
+})
+
 static unsigned int nf_chaos_ssh(struct net *net, char *buf, const u8 *req,
 				 unsigned int len)
 {
-	return scnprintf(buf, NF_CHAOS_BANNER_MAX, "SSH-2.0-%s\r\n",
-			 nf_chaos_version(net, NF_CHAOS_V_SSH));
+	return NF_CHAOS_PRINT(buf, net, "SSH-2.0-%s\r\n", NF_CHAOS_V_SSH);
 }
 
 /* Postfix's default smtpd_banner on Debian. */
 static unsigned int nf_chaos_smtp(struct net *net, char *buf, const u8 *req,
 				  unsigned int len)
 {
-	return scnprintf(buf, NF_CHAOS_BANNER_MAX,
-			 "220 %s ESMTP Postfix (Debian/GNU)\r\n",
-			 nf_chaos_version(net, NF_CHAOS_V_HOSTNAME));
+	return NF_CHAOS_PRINT(buf, net, "220 %s ESMTP Postfix (Debian/GNU)\r\n",
+			      NF_CHAOS_V_HOSTNAME);
 }
 
 static unsigned int nf_chaos_ftp(struct net *net, char *buf, const u8 *req,
 				 unsigned int len)
 {
-	return scnprintf(buf, NF_CHAOS_BANNER_MAX, "220 (%s)\r\n",
-			 nf_chaos_version(net, NF_CHAOS_V_FTP));
+	return NF_CHAOS_PRINT(buf, net, "220 (%s)\r\n", NF_CHAOS_V_FTP);
 }
 
 /* Dovecot's, which Debian builds with its name in the greeting. */
@@ -146,9 +154,9 @@ static unsigned int nf_chaos_https(struct net *net, char *buf, const u8 *req,
 {
 	if (!nf_chaos_http_request(req, len))
 		return nf_chaos_tls(net, buf, req, len);
-	return scnprintf(buf, NF_CHAOS_BANNER_MAX,
-			 "HTTP/1.1 400 Bad Request\r\nServer: %s\r\nConnection: close\r\n\r\n<html>\r\n<head><title>400 The plain HTTP request was sent to HTTPS port</title></head>\r\n",
-			 nf_chaos_version(net, NF_CHAOS_V_HTTP));
+	return NF_CHAOS_PRINT(buf, net,
+			      "HTTP/1.1 400 Bad Request\r\nServer: %s\r\nConnection: close\r\n\r\n<html>\r\n<head><title>400 The plain HTTP request was sent to HTTPS port</title></head>\r\n",
+			      NF_CHAOS_V_HTTP);
 }
 
 /*

@@ -32,9 +32,11 @@
 
 /*
  * A greeting fits the 536-byte MSS that every peer accepts (RFC 9293), so
- * the peer's MSS, which only its SYN carries, need not be remembered.
+ * the peer's MSS, which only its SYN carries, need not be remembered. The
+ * longest, nginx's page with a version of NF_CHAOS_VERSION_MAX, is 192
+ * bytes; scnprintf() keeps one more for its NUL.
  */
-#define NF_CHAOS_BANNER_MAX	192
+#define NF_CHAOS_BANNER_MAX	200
 
 /*
  * A reply: a header, the options the host's stack would send (on a SYN/ACK
@@ -218,7 +220,7 @@ enum nf_chaos_version {
 	NF_CHAOS_VERSIONS,
 };
 
-#define NF_CHAOS_VERSION_MAX	48	/* characters: HTTPS' answer fits */
+#define NF_CHAOS_VERSION_MAX	48	/* characters (NF_CHAOS_FITS()) */
 
 enum nf_chaos_service nf_chaos_service(const struct nf_chaos_keys *keys,
 				       __be16 port);

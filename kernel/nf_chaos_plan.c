@@ -366,7 +366,7 @@ nf_chaos_plan_greeting(struct net *net, struct nf_chaos_seg *seg,
 		return NF_CHAOS_OURS;
 	verdict = nf_chaos_later(net, seg, oldskb, family, po, wscale, rcv_nxt);
 	/*
-	 * Once a flow: a replayed ACK would have it again, 192 B for 40.
+	 * Once a flow: a replayed ACK would have it again, 200 B for 40.
 	 * Data sent before the greeting was read is acked past it.
 	 */
 	if (verdict == NF_CHAOS_SEND &&

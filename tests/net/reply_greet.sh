@@ -4,7 +4,7 @@
 # answers handshakes crafted from scanner (tests/net/helpers/rawtcp.py),
 # IPv4 and IPv6:
 # - the handshake's ACK, sent three times, is greeted once: a replayed ACK
-#   (40 bytes) gets no second greeting (up to 192 bytes);
+#   (40 bytes) gets no second greeting (up to 200 bytes);
 # - another flow's ACK is greeted: a greeting is once a flow, not once a
 #   source.
 set -e
