@@ -6,7 +6,6 @@
  * the host's own packages. A namespace that never wrote it shows the
  * built-in versions and costs a pointer.
  */
-#include <linux/ctype.h>
 #include <linux/kernel.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
@@ -95,7 +94,10 @@ const char *nf_chaos_version(struct net *net, enum nf_chaos_version v)
 	return cat ? cat->version[v] : nf_chaos_builtin[v];
 }
 
-/* "name=value" into @cat; a value of printable ASCII that fits. */
+/*
+ * "name=value" into @cat; a value of printable ASCII that fits (isprint()
+ * takes Latin-1 too).
+ */
 static int nf_chaos_services_line(struct nf_chaos_catalogue *cat, char *line)
 {
 	char *value = strchr(line, '=');
@@ -109,7 +111,7 @@ static int nf_chaos_services_line(struct nf_chaos_catalogue *cat, char *line)
 	if (v < 0 || !*value || strlen(value) > NF_CHAOS_VERSION_MAX)
 		return -EINVAL;
 	for (i = 0; value[i]; i++)
-		if (!isprint(value[i]))
+		if (value[i] < ' ' || value[i] > '~')
 			return -EINVAL;
 	strscpy(cat->version[v], value, sizeof(cat->version[v]));
 	return 0;
