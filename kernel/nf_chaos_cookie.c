@@ -4,6 +4,7 @@
  * per network namespace (net.netfilter.nf_chaos_key), the cookie that is
  * our ISN and the epoch it belongs to, and our timestamp clock.
  */
+#include <linux/ctype.h>
 #include <linux/kernel.h>
 #include <linux/mutex.h>
 #include <linux/random.h>
@@ -285,8 +286,12 @@ int nf_chaos_key_sysctl(chaos_ctl_table *table, int write, void *buffer,
 	ret = proc_dostring(&tmp, write, buffer, lenp, ppos);
 	if (ret)
 		return ret;
+	/* kstrtou64() would take a sign and "0x" too. */
 	if (strlen(hex) != 2 * sizeof(master))
 		ret = -EINVAL;
+	for (i = 0; !ret && hex[i]; i++)
+		if (!isxdigit(hex[i]))
+			ret = -EINVAL;
 	for (i = 0; !ret && i < ARRAY_SIZE(master.key); i++) {
 		memcpy(word, hex + i * (sizeof(word) - 1), sizeof(word) - 1);
 		ret = kstrtou64(word, 16, &master.key[i]);
