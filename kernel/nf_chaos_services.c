@@ -182,9 +182,10 @@ int nf_chaos_services_sysctl(chaos_ctl_table *table, int write, void *buffer,
 			*ppos += *lenp;
 		}
 	} else {
+		/* One catalogue, though a write may replace it meanwhile. */
 		rcu_read_lock();
+		cat = rcu_dereference(cn->services);
 		for (v = 0; v < NF_CHAOS_VERSIONS; v++) {
-			cat = rcu_dereference(cn->services);
 			n += scnprintf(tmp.data + n, NF_CHAOS_SERVICES_MAX - n,
 				       "%s=%s\n", nf_chaos_version_names[v],
 				       cat ? cat->version[v] :
