@@ -330,6 +330,7 @@ static const unsigned int nf_chaos_epoch_max = NF_CHAOS_EPOCH_MAX;
 static const unsigned int nf_chaos_held_rate_max = NF_CHAOS_HELD_RATE_MAX;
 
 static const struct ctl_table nf_chaos_sysctl_table[] = {
+	/* The key, and its fingerprint, which only root needs. */
 	{
 		.procname	= "nf_chaos_key",
 		.maxlen		= 2 * sizeof(siphash_key_t),
@@ -338,7 +339,7 @@ static const struct ctl_table nf_chaos_sysctl_table[] = {
 	},
 	{
 		.procname	= "nf_chaos_key_id",
-		.mode		= 0444,
+		.mode		= 0400,
 		.proc_handler	= nf_chaos_key_id_sysctl,
 	},
 	{
