@@ -16,7 +16,6 @@
 #include <linux/netfilter_ipv6.h>
 #include <linux/percpu.h>
 #include <linux/rcupdate.h>
-#include <linux/siphash.h>
 #include <linux/slab.h>
 #include <linux/sysctl.h>
 #include <linux/tcp.h>
@@ -333,7 +332,6 @@ static const struct ctl_table nf_chaos_sysctl_table[] = {
 	/* The key, and its fingerprint, which only root needs. */
 	{
 		.procname	= "nf_chaos_key",
-		.maxlen		= 2 * sizeof(siphash_key_t),
 		.mode		= 0200,
 		.proc_handler	= nf_chaos_key_sysctl,
 	},
