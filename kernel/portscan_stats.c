@@ -31,6 +31,11 @@ struct portscan_stats {
 	unsigned long matched[PORTSCAN_CLASSES];
 };
 
+/*
+ * @stats is set under the mutex and read by packets without it: with
+ * READ_ONCE()/WRITE_ONCE(), as __rcu and __percpu are two address spaces
+ * sparse will not put on one pointer.
+ */
 struct portscan_stats_net {
 	struct portscan_stats __percpu *stats;	/* NULL without rules */
 	unsigned int rules;
@@ -49,7 +54,7 @@ static struct portscan_stats_net *portscan_stats_pernet(struct net *net)
 void portscan_count(struct net *net, unsigned int classes)
 {
 	struct portscan_stats __percpu *stats =
-		portscan_stats_pernet(net)->stats;
+		READ_ONCE(portscan_stats_pernet(net)->stats);
 	unsigned long c = classes & XT_PORTSCAN_ALL;
 	unsigned int i;
 
@@ -60,16 +65,18 @@ void portscan_count(struct net *net, unsigned int classes)
 int portscan_stats_get(struct net *net)
 {
 	struct portscan_stats_net *sn = portscan_stats_pernet(net);
+	struct portscan_stats __percpu *stats;
 	int ret = 0;
 
 	mutex_lock(&portscan_stats_mutex);
 	if (!sn->rules) {
-		sn->stats = alloc_percpu_gfp(struct portscan_stats,
-					     GFP_KERNEL_ACCOUNT);
-		if (!sn->stats) {
+		stats = alloc_percpu_gfp(struct portscan_stats,
+					 GFP_KERNEL_ACCOUNT);
+		if (!stats) {
 			ret = -ENOMEM;
 			goto out;
 		}
+		WRITE_ONCE(sn->stats, stats);
 	}
 	sn->rules++;
 out:
@@ -85,7 +92,7 @@ void portscan_stats_put(struct net *net)
 	mutex_lock(&portscan_stats_mutex);
 	if (!--sn->rules) {
 		free_percpu(sn->stats);
-		sn->stats = NULL;
+		WRITE_ONCE(sn->stats, NULL);
 	}
 	mutex_unlock(&portscan_stats_mutex);
 }
@@ -117,7 +124,11 @@ static int __net_init portscan_stats_net_init(struct net *net)
 	return 0;
 }
 
-/* A dying netns destroyed its rules first: no counters are left. */
+/*
+ * The rules of a dying netns may go after this, their table's exit
+ * following ours (its module came first): the last of them frees the
+ * counters then, as net_generic data outlives every exit method.
+ */
 static void __net_exit portscan_stats_net_exit(struct net *net)
 {
 	remove_proc_entry("xt_portscan_stat", net->proc_net);
