@@ -376,12 +376,11 @@ static unsigned int chaos_tg(struct sk_buff *skb,
 	return NF_DROP;
 }
 
-static int chaos_tg_check(const struct xt_tgchk_param *par)
+/* Whether the rule's options hold; its rate's interval in *@interval. */
+static int chaos_tg_check_info(const struct xt_tgchk_param *par,
+			       u64 *interval)
 {
-	struct xt_chaos_tginfo *info = par->targinfo;
-	struct chaos_state *st;
-	u64 interval;
-	int ret;
+	const struct xt_chaos_tginfo *info = par->targinfo;
 
 	if (info->variant >= __XT_CHAOS_MAX) {
 		pr_info_ratelimited("unknown variant %u\n", info->variant);
@@ -406,13 +405,25 @@ static int chaos_tg_check(const struct xt_tgchk_param *par)
 		pr_info_ratelimited("rate and burst must be at least 1\n");
 		return -EINVAL;
 	}
-	interval = div_u64((u64)60 * HZ << CHAOS_FRAC, info->rate);
-	if (info->burst > CHAOS_TOLERANCE_MAX / interval) {
+	*interval = div_u64((u64)60 * HZ << CHAOS_FRAC, info->rate);
+	if (info->burst > CHAOS_TOLERANCE_MAX / *interval) {
 		pr_info_ratelimited("burst %u too large for a rate of %u/min\n",
 				    info->burst, info->rate);
 		return -EINVAL;
 	}
+	return 0;
+}
 
+static int chaos_tg_check(const struct xt_tgchk_param *par)
+{
+	struct xt_chaos_tginfo *info = par->targinfo;
+	struct chaos_state *st;
+	u64 interval;
+	int ret;
+
+	ret = chaos_tg_check_info(par, &interval);
+	if (ret)
+		return ret;
 	/* Some 10 KiB: no need for physically contiguous pages. */
 	st = kvzalloc(sizeof(*st), GFP_KERNEL_ACCOUNT);
 	if (!st)
