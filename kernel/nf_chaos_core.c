@@ -59,7 +59,12 @@ static bool nf_chaos_may_answer4(struct net *net, const struct sk_buff *skb)
 		if (type != RTN_LOCAL && type != RTN_UNICAST)
 			return false;
 	}
-	/* Nothing from us, nor from a broadcast address of our subnets. */
+	/*
+	 * Nothing from us, nor from a broadcast address of our subnets: no
+	 * flag of the input route speaks of the source, and with rp_filter
+	 * 0 routing lets a subnet's broadcast through. One lookup of the
+	 * local table, routed or bridged.
+	 */
 	return inet_addr_type_dev_table(net, skb->dev, iph->saddr) ==
 	       RTN_UNICAST;
 }
