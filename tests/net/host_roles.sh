@@ -87,9 +87,11 @@ sock() {
 	fi
 }
 # reaches NS ADDR PORT NAME: NS's request to ADDR:PORT gets NAME's
-# banner (a client that sends data, not a scanner's probe).
+# banner (a client that sends data, not a scanner's probe). After its
+# request socat waits for the answer up to -t (by default 0.5 s: under
+# TCG the second flow through SYNPROXY got no banner within it at times).
 reaches() {
-	printf 'GET /\r\n' | ns "$1" timeout 15 socat -T 10 - "$(sock "$2" "$3")" 2>/dev/null |
+	printf 'GET /\r\n' | ns "$1" timeout 15 socat -T 10 -t 10 - "$(sock "$2" "$3")" 2>/dev/null |
 		grep -q "^banner $4"
 }
 # refused NS ADDR PORT: NS's connect to ADDR:PORT is refused (RST).
