@@ -21,6 +21,10 @@
                            read to the end, close, wait until the close
                            is acked: "read=N unacked=N retrans=N state=N
                            err=N" (state 7: closed; err: of the socket)
+  window HOST PORT          connect, then reset the connection (nothing
+                           left to retransmit): "window N", the window
+                           of the peer's SYN/ACK (TARPIT's: 0)|refused|
+                           timeout
   idle HOST PORT SECS [COUNT [SRC]]
                            connect (from address SRC), send nothing,
                            keepalive probes every second (COUNT
@@ -132,6 +136,20 @@ def connect_only(host, port):
     except socket.timeout:
         return "timeout"
     return "connected"
+
+
+def window(host, port):
+    try:
+        s = connect(host, port, timeout=10)
+    except ConnectionRefusedError:
+        return "refused"
+    except socket.timeout:
+        return "timeout"
+    snd_wnd = tcp_info(s)[3]
+    # Closed with a RST, not a FIN that a zero window would keep queued.
+    s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    s.close()
+    return "window %d" % snd_wnd
 
 
 def watch(s, secs):
@@ -345,6 +363,8 @@ def main(argv):
         print(many(host, port, int(argv[4])))
     elif cmd == "converse":
         print(converse(host, port, argv[4]))
+    elif cmd == "window":
+        print(window(host, port))
     elif cmd == "idle":
         print(idle(host, port, float(argv[4]),
                    int(argv[5]) if len(argv) > 5 else None,
