@@ -8,7 +8,11 @@
 # chooses (one of 5: the same for another key at odds of 5^-8); the
 # first boot keeps nmap's table on the disk, the second,
 # a new boot (another boot_id), must show the same table, the same key
-# fingerprint, and a key file still root-only. Each boot ends with
+# fingerprint, and a key file still root-only. An HA pair's epoch: the
+# first boot writes one into /etc/sysctl.d (70-field-epoch.conf, 8, not
+# the default) and applies it as an admin would; the second boot's
+# kernel must hold it, though our module loads after systemd-sysctl ran
+# (issue 40: it reverted at every boot). Each boot ends with
 # systemctl stop chaostables, so that our modules unload.
 # field-base: nftables
 # field-modules: present
@@ -16,6 +20,8 @@
 source "$(dirname "$0")/field.inc"
 require nmap
 KEEP=/var/lib/chaostables-field-reboot
+EPOCH=/proc/sys/net/netfilter/nf_chaos_epoch
+EPOCHD=/etc/sysctl.d/70-field-epoch.conf
 SCANNER4=10.0.1.2
 TOP20=21,22,23,25,53,80,110,111,135,139,143,443,445,993,995,1723,3306,3389,5900,8080
 OUTSIDE=3000,4444,5555,6666,7777,9999,10001,12345
@@ -44,6 +50,10 @@ if [ ! -f "$KEEP/table" ]; then
 	else
 		fail "first boot: nmap -sV names the fake services (expected >= 23 of 26, got $named)"
 	fi
+	expect "first boot: the default epoch, not the one to come" 3600 "$(cat "$EPOCH")"
+	echo 'net.netfilter.nf_chaos_epoch = 8' > "$EPOCHD"
+	sysctl -q -p "$EPOCHD"
+	expect "first boot: the epoch of $EPOCHD applied" 8 "$(cat "$EPOCH")"
 	mkdir -p "$KEEP"
 	printf '%s\n' "$table" > "$KEEP/table"
 	echo "$boot" > "$KEEP/boot_id"
@@ -59,6 +69,7 @@ else
 		"$(cat "$KEEP/key_id")" "$id"
 	expect "second boot: nmap -sV's table of the first" \
 		"$(cat "$KEEP/table")" "$table"
+	expect "second boot: the epoch of $EPOCHD, written at the first" 8 "$(cat "$EPOCH")"
 fi
 systemctl stop chaostables.service
 none "systemctl stop chaostables"
