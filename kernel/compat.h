@@ -83,4 +83,9 @@
 #define BIT_U32(nr) ((u32)BIT(nr))
 #endif
 
+/* Before 6.16, timer_container_of() was from_timer(). */
+#ifdef CHAOS_NO_TIMER_CONTAINER_OF
+#define timer_container_of(var, timer, field) from_timer(var, timer, field)
+#endif
+
 #endif /* _CHAOSTABLES_COMPAT_H */

@@ -296,6 +296,7 @@ int nf_chaos_net_get(struct net *net)
 		goto unlock;
 	}
 	ret = 0;
+	nf_chaos_late_init(&live->late, net);
 	nf_chaos_held_init(live->held);
 	rcu_assign_pointer(cn->live, live);
 out:
@@ -325,8 +326,10 @@ void nf_chaos_net_put(struct net *net)
 		live = rcu_replace_pointer(cn->live, NULL,
 					   lockdep_is_held(&nf_chaos_net_mutex));
 	mutex_unlock(&nf_chaos_net_mutex);
-	if (live)
+	if (live) {
+		nf_chaos_late_exit(&live->late);
 		call_rcu(&live->rcu, nf_chaos_live_free);
+	}
 }
 EXPORT_SYMBOL_GPL(nf_chaos_net_put);
 

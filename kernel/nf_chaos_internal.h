@@ -15,6 +15,7 @@
  * nf_chaos_banner.c	their answers: a greeting, or the answer to a request
  * nf_chaos_send.c	IPv4/IPv6 headers, MSS and window from the route,
  *			routed or bridged output
+ * nf_chaos_late.c	late answers: their queue and timer; ICMP errors
  * nf_chaos_stats.c	the counters and their file, /proc/net/nf_chaos_stat
  */
 #ifndef _NF_CHAOS_INTERNAL_H
@@ -25,6 +26,7 @@
 #include <linux/skbuff.h>
 #include <linux/spinlock.h>
 #include <linux/sysctl.h>
+#include <linux/timer.h>
 #include <linux/tcp.h>
 #include <linux/types.h>
 #include <net/netns/generic.h>
@@ -173,10 +175,37 @@ bool nf_chaos_greet_first(struct net *net, const struct nf_chaos_keys *keys,
 			  const struct sk_buff *oldskb, u8 family, u32 flow);
 void nf_chaos_held_init(struct nf_chaos_held_set *held);
 
+/* nf_chaos_late.c: the probes that wait for a late answer. */
+#define NF_CHAOS_LATE_MAX	64	/* per netns */
+#define NF_CHAOS_LATE_LEN	576	/* bytes of a probe: any a host accepts */
+
+struct nf_chaos_late_probe {
+	struct sk_buff *skb;	/* a copy, without its device */
+	unsigned long due;	/* jiffies */
+	int iif;		/* its device, by index */
+	u8 hook;
+	u8 family;
+	u8 answer;		/* enum nf_chaos_answer */
+	u8 by;			/* enum nf_chaos_target */
+};
+
+struct nf_chaos_late {
+	spinlock_t lock;	/* of all below but @net */
+	bool dead;		/* the last rule went: queue nothing */
+	unsigned int n;
+	struct timer_list timer;	/* at the earliest @due */
+	struct net *net;
+	struct nf_chaos_late_probe probe[NF_CHAOS_LATE_MAX];
+};
+
+void nf_chaos_late_init(struct nf_chaos_late *late, struct net *net);
+void nf_chaos_late_exit(struct nf_chaos_late *late);
+
 /* What a netns has while it has rules of ours: some KiB. */
 struct nf_chaos_live {
 	struct rcu_head rcu;
 	struct nf_chaos_stats __percpu *stats;
+	struct nf_chaos_late late;
 	struct nf_chaos_held_set held[NF_CHAOS_HELD_SETS];
 };
 

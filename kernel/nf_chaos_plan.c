@@ -485,6 +485,9 @@ nf_chaos_plan(struct net *net, const struct nf_chaos_keys *keys,
 	case NF_CHAOS_HONEYPOT:
 		return nf_chaos_plan_honeypot(net, seg, oldskb, family, oth,
 					      dlen, po);
+	case NF_CHAOS_PORT_UNREACH:
+	case NF_CHAOS_PROTO_UNREACH:
+		break;
 	}
 	return NF_CHAOS_NOT_OURS;
 }

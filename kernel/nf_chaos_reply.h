@@ -6,7 +6,7 @@
 #include <linux/skbuff.h>
 #include <net/net_namespace.h>
 
-/* How to answer a TCP segment on the host's behalf. */
+/* How to answer a probe on the host's behalf. */
 enum nf_chaos_answer {
 	NF_CHAOS_DELUDE,	/* SYN -> SYN/ACK, anything else -> RST */
 	NF_CHAOS_DELUDE_BANNER,	/* DELUDE, but greet the completed handshake */
@@ -15,6 +15,9 @@ enum nf_chaos_answer {
 	NF_CHAOS_STALL,		/* open window until data, then zero */
 	NF_CHAOS_HONEYPOT,	/* handshake, open window, ACK payload */
 	NF_CHAOS_RESET,		/* RST, as a closed port */
+	/* Any protocol; nf_chaos_answer_late() only. */
+	NF_CHAOS_PORT_UNREACH,	/* ICMP port unreachable */
+	NF_CHAOS_PROTO_UNREACH,	/* ICMP protocol unreachable (v6: prohibited) */
 };
 
 /* The target that answers, for the counters. */
@@ -41,6 +44,7 @@ enum nf_chaos_drop {
 	NF_CHAOS_DROP_COOKIE,	/* an ACK without a cookie we accept */
 	NF_CHAOS_DROP_BUDGET,	/* over its source's held answers' budget */
 	NF_CHAOS_DROP_RATELIMIT,	/* over a CHAOS rule's rate */
+	NF_CHAOS_DROP_LATE,	/* no room in the queue of late answers */
 	NF_CHAOS_DROPS,
 };
 
@@ -64,6 +68,17 @@ void nf_chaos_count_drop(struct net *net, enum nf_chaos_drop why);
 bool nf_chaos_tcp_answer(struct net *net, struct sk_buff *oldskb,
 			 unsigned int hook, u8 family,
 			 enum nf_chaos_answer answer, enum nf_chaos_target by);
+
+/*
+ * Answer @oldskb as nf_chaos_tcp_answer() would, or with an ICMP error, in
+ * @delay jiffies: a copy of it waits in its netns's queue of late answers
+ * (nf_chaos_late.c). A bridged @oldskb, or a @delay of 0, is answered now.
+ * Returns false, and counts it, if the queue had no room. Under RCU.
+ */
+bool nf_chaos_answer_late(struct net *net, struct sk_buff *oldskb,
+			  unsigned int hook, u8 family,
+			  enum nf_chaos_answer answer, enum nf_chaos_target by,
+			  unsigned long delay);
 
 /*
  * Whether @skb (IPv4 or IPv6 by @family) may be answered at all: it came

@@ -59,6 +59,7 @@ static const char *const nf_chaos_drop_names[NF_CHAOS_DROPS] = {
 	[NF_CHAOS_DROP_COOKIE]		= "CookieFail",
 	[NF_CHAOS_DROP_BUDGET]		= "BudgetDrop",
 	[NF_CHAOS_DROP_RATELIMIT]	= "RateLimitDrop",
+	[NF_CHAOS_DROP_LATE]		= "LateDrop",
 };
 
 static int nf_chaos_stat_show(struct seq_file *seq, void *v)

@@ -49,37 +49,56 @@ struct chaos_bucket {
 };
 
 /*
- * Negative answers go to retries only. A scanner that hears nothing on a
- * first try but an answer to a retry takes it for packet loss: it allows
- * every silent port one retry more than the latest retry it was answered
- * on, and slows down as they grow. So each source gets, within the rate
- * limit, an answer to any retry that goes one further than all it was
- * answered before (its rung), and to the others, once the rung is high
- * enough, only with --reject-prob: the scanner climbs to its retry cap and
- * its longest delay between probes.
- * An answer lost on the way (to a busy link, or to the kernel's own ICMP
- * rate limit of one per second and peer after a burst) would end the
- * climb, and with it the scan. So the other answers to a source are one
- * every two seconds at most, which keeps the kernel's tokens for the
- * climb, and a rung whose answer the scanner does not show it heard, by
- * going further, is answered once more on a later retry (nmap retries a
- * batch of ports at once, and the next batch a timeout later).
+ * nmap's ultra_scan (and scanners built like it) reads its timing from the
+ * answers: an answer to a retry means a probe was lost, which halves the
+ * probes it keeps in flight and lets every port have one retry more than
+ * the latest one answered; an answer to a first probe or a timing ping
+ * widens the window again, a quick one shortens the timeout. Silence
+ * changes neither. So CHAOS answers retries only: each retry further than
+ * all answered before from its source (its rung) climbs the scanner to
+ * its retry cap, and some others at random once it has climbed far enough
+ * (--reject-prob); and every answer comes late, which keeps the scanner's
+ * timeout at its longest. With --delude, of those answers to SYNs ten
+ * times --delude-prob are SYN/ACKs (half, by default): a scan that waits
+ * out its retries gets a map with false open ports in it.
+ * Each answer must be taken for a loss: only a probe sent after the
+ * scanner heard our latest answer is answered, one answer at a time. A
+ * port once answered is not answered again: its later probes are timing
+ * pings, and an answered ping widens the window threefold.
+ * A scanner that forces its speed (no retries, hundreds of first probes a
+ * second) waits for nothing: its first SYNs go to DELUDE or TARPIT with
+ * --delude-prob, at once, so its map is wrong instead.
  * Probes are told apart by source, protocol and destination port; source
  * ports tell scans apart. A retry comes from the probe's own source port
  * or a near one (nmap adds twice the try number to a base port), so a
- * probe from a distant one begins a new scan, which climbs from the start.
+ * probe from a distant one begins a new scan, which climbs from the start;
+ * a probe from the same port within CHAOS_SAME_TRY is the same try (nmap
+ * sends some UDP ports several payloads at once).
  * Slots keep the full hash of their key: two ports counted in one slot
- * would count each other's probes as retries, and a rung climbed ahead of
- * the scanner stalls it. A probe that takes over a slot starts afresh.
+ * would count each other's probes as retries. A probe that takes over a
+ * slot starts afresh.
  */
 #define CHAOS_PORT_SLOTS	512
 #define CHAOS_SOURCE_SLOTS	64
 #define CHAOS_SEEN_TIME		(60 * HZ)
+#define CHAOS_RUNGS		10	/* nmap -T3's retry cap */
 #define CHAOS_QUIET_RUNGS	4	/* nmap slows down from its 4th retry */
 #define CHAOS_RETRY_SPORTS	256	/* nmap: base port + 8-bit try code */
-#define CHAOS_RUNG_ANSWERS	2
-#define CHAOS_CONFIRM_TIME	(HZ / 4)
+#define CHAOS_SAME_TRY		(HZ / 4)
+#define CHAOS_HEARD_TIME	(HZ / 4)	/* our answer's way there and back */
 #define CHAOS_OTHER_TIME	(2 * HZ)
+/*
+ * How late: the first answer of a scan well within its starting timeout's
+ * window (nmap: 10 * 100 ms at -T4, 10 * 50 ms at -T5), and soon enough
+ * for a small scan still waiting; the others beyond -T4's longest
+ * timeout (1.25 s) but not so far beyond the scanner's estimate that it
+ * takes them for strays (1.5 s more).
+ */
+#define CHAOS_FIRST_LATE	(HZ / 10)	/* to HZ / 5 */
+#define CHAOS_LATE		(13 * HZ / 10)	/* to 3 * HZ / 2 */
+/* Forced speed: first probes at 320 a second or more, no retry. */
+#define CHAOS_FAST_PROBES	32
+#define CHAOS_FAST_TIME		(HZ / 10)
 
 struct chaos_port {
 	u32 key;	/* hash of source, protocol and port */
@@ -87,22 +106,33 @@ struct chaos_port {
 	u32 scan;	/* the source's scan it was counted in */
 	u16 sport;	/* source port of the last probe */
 	u16 count;	/* probes so far */
+	bool answered;	/* in this scan */
 };
 
 struct chaos_source {
 	u32 key;	/* hash of source and protocol */
 	u32 stamp;	/* jiffies | 1 of the last probe, 0 if none */
 	u32 scan;	/* jiffies | 1 when its current scan began */
-	u32 climbed;	/* jiffies of the last answer at the rung */
-	u32 other;	/* jiffies of the last other answer */
+	u32 left;	/* jiffies our latest answer leaves or left */
+	u32 window;	/* jiffies its count of first probes began */
 	u16 rung;	/* latest retry of the scan that was answered */
-	u16 answers;	/* at the rung */
+	u16 answers;	/* in the scan */
+	u16 firsts;	/* first probes in the window */
+	bool retried;	/* the scan sent a retry */
+	bool fast;	/* the scan forces its speed */
 };
 
 struct chaos_state {
 	struct chaos_bucket bucket;
 	struct chaos_port port[CHAOS_PORT_SLOTS];
 	struct chaos_source source[CHAOS_SOURCE_SLOTS];
+};
+
+/* What to do with a probe. */
+enum chaos_action {
+	CHAOS_SILENT,
+	CHAOS_LATE_ANSWER,	/* with its kind's answer, late */
+	CHAOS_FIRST_ANSWER,	/* a forced-speed scan's SYN: delude it now */
 };
 
 /* True with probability @ppm parts per million. */
@@ -116,38 +146,51 @@ static bool chaos_live(u32 stamp, u32 now)
 	return stamp && now - stamp < CHAOS_SEEN_TIME;
 }
 
-/* Start a new scan for @source at @now: no rung climbed yet. */
+/* Start a new scan for @source at @now: no rung climbed, nothing sent. */
 static void chaos_new_scan(struct chaos_source *source, u32 now)
 {
 	WRITE_ONCE(source->scan, now);
 	WRITE_ONCE(source->rung, 0);
-	WRITE_ONCE(source->other, now - CHAOS_OTHER_TIME);
+	WRITE_ONCE(source->answers, 0);
+	WRITE_ONCE(source->left, now - CHAOS_OTHER_TIME);
+	WRITE_ONCE(source->retried, false);
+	WRITE_ONCE(source->fast, false);
 }
 
 /*
- * Count a probe from @sport to @proto/@port and return how many probes of
- * the same scan came before it. Racing updates of a slot miscount a retry
- * at worst.
+ * Count a probe from @sport to @proto/@port and return how many tries of
+ * the same scan came before it, and its slot in *@slot. Racing updates of
+ * a slot miscount a retry at worst.
  */
 static u32 chaos_count(struct chaos_state *st, struct chaos_source *source,
-		       u32 src, u8 proto, __be16 port, u16 sport, u32 now)
+		       u32 src, u8 proto, __be16 port, u16 sport, u32 now,
+		       struct chaos_port **slot)
 {
 	struct chaos_port *seen;
 	u32 key, scan, tries = 0;
+	bool answered = false;
+	u16 last;
 
 	key = jhash_2words(src, proto << 16 | (__force u16)port, 0);
 	seen = &st->port[key % CHAOS_PORT_SLOTS];
 	scan = READ_ONCE(source->scan);
+	*slot = seen;
 
 	if (READ_ONCE(seen->key) == key &&
 	    chaos_live(READ_ONCE(seen->stamp), now) &&
 	    READ_ONCE(seen->scan) == scan) {
 		tries = READ_ONCE(seen->count);
-		if (abs((s16)(sport - READ_ONCE(seen->sport))) >=
-		    CHAOS_RETRY_SPORTS) {
+		answered = READ_ONCE(seen->answered);
+		last = READ_ONCE(seen->sport);
+		if (abs((s16)(sport - last)) >= CHAOS_RETRY_SPORTS) {
 			chaos_new_scan(source, now);
 			scan = now;
 			tries = 0;
+			answered = false;
+		} else if (sport == last &&
+			   now - READ_ONCE(seen->stamp) < CHAOS_SAME_TRY) {
+			WRITE_ONCE(seen->stamp, now);
+			return tries - 1;
 		}
 	}
 	WRITE_ONCE(seen->key, key);
@@ -155,21 +198,49 @@ static u32 chaos_count(struct chaos_state *st, struct chaos_source *source,
 	WRITE_ONCE(seen->scan, scan);
 	WRITE_ONCE(seen->sport, sport);
 	WRITE_ONCE(seen->count, min_t(u32, tries + 1, U16_MAX));
+	WRITE_ONCE(seen->answered, answered);
 	return tries;
 }
 
-/* Whether to give the negative answer to a probe from @sport to @port. */
-static bool chaos_refuse(const struct sk_buff *skb,
-			 const struct xt_action_param *par, u8 proto,
-			 __be16 sport, __be16 port)
+/* Whether @source's scan forces its speed, by this first probe or retry. */
+static bool chaos_fast(struct chaos_source *source, u32 tries, u32 now)
+{
+	u16 firsts;
+
+	if (tries) {
+		WRITE_ONCE(source->retried, true);
+		WRITE_ONCE(source->fast, false);
+		return false;
+	}
+	if (now - READ_ONCE(source->window) >= CHAOS_FAST_TIME) {
+		WRITE_ONCE(source->window, now);
+		WRITE_ONCE(source->firsts, 0);
+	}
+	firsts = READ_ONCE(source->firsts) + 1;
+	WRITE_ONCE(source->firsts, firsts);
+	if (firsts >= CHAOS_FAST_PROBES && !READ_ONCE(source->retried))
+		WRITE_ONCE(source->fast, true);
+	return READ_ONCE(source->fast);
+}
+
+/*
+ * What to do with a probe from @sport to @port; with CHAOS_LATE_ANSWER,
+ * how late in *@delay.
+ */
+static enum chaos_action chaos_plan(const struct sk_buff *skb,
+				    const struct xt_action_param *par,
+				    u8 proto, __be16 sport, __be16 port,
+				    unsigned long *delay)
 {
 	const struct xt_chaos_tginfo *info = par->targinfo;
 	struct chaos_state *st = info->priv;
-	u32 now = (u32)jiffies | 1, src, tries, rung;
+	u32 now = (u32)jiffies | 1, src, tries, rung, left;
 	struct chaos_source *source;
+	struct chaos_port *seen;
 	u64 ticks, spare;
-	u32 key;
 	bool climb;
+	u16 answers;
+	u32 key;
 
 	/* By the netns's key: a change of it starts every source afresh. */
 	src = nf_chaos_source_hash(xt_net(par), skb, xt_family(par));
@@ -181,40 +252,49 @@ static bool chaos_refuse(const struct sk_buff *skb,
 		chaos_new_scan(source, now);
 	}
 	WRITE_ONCE(source->stamp, now);
-	tries = chaos_count(st, source, src, proto, port, ntohs(sport), now);
-	if (!tries)
-		return false;
+	tries = chaos_count(st, source, src, proto, port, ntohs(sport), now,
+			    &seen);
+	if (chaos_fast(source, tries, now))
+		return CHAOS_FIRST_ANSWER;
+	if (!tries || READ_ONCE(seen->answered))
+		return CHAOS_SILENT;
+
+	/* Sent before the scanner heard our latest answer, or it is due. */
+	left = READ_ONCE(source->left);
+	if ((s32)(now - left) < CHAOS_HEARD_TIME)
+		return CHAOS_SILENT;
 
 	/*
-	 * The other answers wait until the scanner has climbed to where it
-	 * slows down, and leave a token in the bucket for the next climb.
+	 * A retry that goes further climbs; the same one again may mean our
+	 * answer was lost (to the kernel's ICMP rate limit, say). The other
+	 * answers wait until the scanner has climbed to where it slows down,
+	 * and leave a token in the bucket for the next climb.
 	 */
 	rung = READ_ONCE(source->rung);
-	climb = tries > rung ||
-		(tries == rung &&
-		 READ_ONCE(source->answers) < CHAOS_RUNG_ANSWERS &&
-		 now - READ_ONCE(source->climbed) >= CHAOS_CONFIRM_TIME);
+	climb = (tries > rung && rung < CHAOS_RUNGS) ||
+		(tries == rung && now - left >= CHAOS_OTHER_TIME);
 	if (!climb && (rung < CHAOS_QUIET_RUNGS ||
-		       now - READ_ONCE(source->other) < CHAOS_OTHER_TIME ||
+		       now - left < CHAOS_OTHER_TIME ||
 		       !chaos_chance(info->reject_prob)))
-		return false;
+		return CHAOS_SILENT;
 	ticks = get_jiffies_64();
 	spare = climb ? 0 : st->bucket.interval;
 	if (!nf_chaos_bucket_take(&st->bucket.tat, ticks << CHAOS_FRAC,
 				  st->bucket.interval,
 				  st->bucket.tolerance - spare)) {
 		nf_chaos_count_drop(xt_net(par), NF_CHAOS_DROP_RATELIMIT);
-		return false;
+		return CHAOS_SILENT;
 	}
-	if (!climb) {
-		WRITE_ONCE(source->other, now);
-		return true;
-	}
-	WRITE_ONCE(source->answers, tries > rung ? 1 :
-		   READ_ONCE(source->answers) + 1);
-	WRITE_ONCE(source->rung, min_t(u32, tries, U16_MAX));
-	WRITE_ONCE(source->climbed, now);
-	return true;
+
+	answers = READ_ONCE(source->answers);
+	*delay = answers ? CHAOS_LATE + get_random_u32_below(HZ / 5) :
+		 CHAOS_FIRST_LATE + get_random_u32_below(HZ / 10);
+	WRITE_ONCE(source->answers, min_t(u32, answers + 1, U16_MAX));
+	WRITE_ONCE(source->left, now + *delay);
+	if (tries > rung)
+		WRITE_ONCE(source->rung, min_t(u32, tries, CHAOS_RUNGS));
+	WRITE_ONCE(seen->answered, true);
+	return CHAOS_LATE_ANSWER;
 }
 
 /* Transport protocol, or -1 for a non-first fragment or a bad header chain. */
@@ -239,13 +319,23 @@ static int chaos_transport(struct sk_buff *skb,
 	return proto;
 }
 
+/* The positive answer of the rule's variant: the port looks open. */
+static enum nf_chaos_answer chaos_open(const struct xt_chaos_tginfo *info)
+{
+	return info->variant == XT_CHAOS_TARPIT ? NF_CHAOS_TARPIT :
+	       NF_CHAOS_DELUDE;
+}
+
 static void chaos_tcp(struct sk_buff *skb, const struct xt_action_param *par,
 		      unsigned int thoff)
 {
 	const struct xt_chaos_tginfo *info = par->targinfo;
 	struct net *net = xt_net(par);
+	enum chaos_action action;
 	const struct tcphdr *th;
+	unsigned long delay;
 	struct tcphdr _th;
+	bool deluded;
 
 	th = skb_header_pointer(skb, thoff, sizeof(_th), &_th);
 	/*
@@ -278,34 +368,27 @@ static void chaos_tcp(struct sk_buff *skb, const struct xt_action_param *par,
 				NF_CHAOS_BANNER, NF_CHAOS_BY_CHAOS))
 		return;
 
-	/* A positive answer, so not rate limited. */
-	if (info->variant != XT_CHAOS_NORMAL &&
-	    th->syn && !th->ack && chaos_chance(info->delude_prob) &&
-	    (portscan_classify(skb, thoff, par->state, 0) &
-	     PORTSCAN_OPENING_SYN)) {
-		nf_chaos_tcp_answer(net, skb, xt_hooknum(par), xt_family(par),
-				    info->variant == XT_CHAOS_TARPIT ?
-				    NF_CHAOS_TARPIT : NF_CHAOS_DELUDE,
-				    NF_CHAOS_BY_CHAOS);
+	action = chaos_plan(skb, par, IPPROTO_TCP, th->source, th->dest,
+			    &delay);
+	if (action == CHAOS_SILENT)
+		return;
+	/* DELUDE and TARPIT answer opening SYNs only. */
+	deluded = info->variant != XT_CHAOS_NORMAL && th->syn && !th->ack &&
+		  (portscan_classify(skb, thoff, par->state, 0) &
+		   PORTSCAN_OPENING_SYN);
+	if (action == CHAOS_FIRST_ANSWER) {
+		if (deluded && chaos_chance(info->delude_prob))
+			nf_chaos_tcp_answer(net, skb, xt_hooknum(par),
+					    xt_family(par), chaos_open(info),
+					    NF_CHAOS_BY_CHAOS);
 		return;
 	}
-
-	if (chaos_refuse(skb, par, IPPROTO_TCP, th->source, th->dest))
-		nf_chaos_tcp_answer(net, skb, xt_hooknum(par), xt_family(par),
-				    NF_CHAOS_RESET, NF_CHAOS_BY_CHAOS);
-}
-
-/* What a stack without the port or protocol sends (v6: a firewalled one). */
-static void chaos_unreach(struct sk_buff *skb,
-			  const struct xt_action_param *par, bool port)
-{
-	if (xt_family(par) == NFPROTO_IPV4)
-		nf_send_unreach(skb, port ? ICMP_PORT_UNREACH :
-				ICMP_PROT_UNREACH, xt_hooknum(par));
-	else
-		nf_send_unreach6(xt_net(par), skb, port ? ICMPV6_PORT_UNREACH :
-				 ICMPV6_ADM_PROHIBITED, xt_hooknum(par));
-	nf_chaos_count_sent(xt_net(par), NF_CHAOS_BY_CHAOS, NF_CHAOS_SENT_ICMP);
+	nf_chaos_answer_late(net, skb, xt_hooknum(par), xt_family(par),
+			     deluded && chaos_chance(min_t(u32, 10 *
+						info->delude_prob,
+						XT_CHAOS_PROB_ONE)) ?
+			     chaos_open(info) : NF_CHAOS_RESET,
+			     NF_CHAOS_BY_CHAOS, delay);
 }
 
 /*
@@ -332,17 +415,22 @@ static void chaos_udp(struct sk_buff *skb, const struct xt_action_param *par,
 		      unsigned int thoff, u8 proto)
 {
 	const struct udphdr *uh;
+	unsigned long delay;
 	struct udphdr _uh;
 
 	uh = skb_header_pointer(skb, thoff, sizeof(_uh), &_uh);
 	if (uh && chaos_udp_ok(skb, par, thoff, proto, uh) &&
-	    chaos_refuse(skb, par, proto, uh->source, uh->dest))
-		chaos_unreach(skb, par, true);
+	    chaos_plan(skb, par, proto, uh->source, uh->dest, &delay) ==
+	    CHAOS_LATE_ANSWER)
+		nf_chaos_answer_late(xt_net(par), skb, xt_hooknum(par),
+				     xt_family(par), NF_CHAOS_PORT_UNREACH,
+				     NF_CHAOS_BY_CHAOS, delay);
 }
 
 static unsigned int chaos_tg(struct sk_buff *skb,
 			     const struct xt_action_param *par)
 {
+	unsigned long delay;
 	unsigned int thoff;
 	int proto;
 
@@ -369,8 +457,12 @@ static unsigned int chaos_tg(struct sk_buff *skb,
 	case -1:
 		break;
 	default:
-		if (chaos_refuse(skb, par, proto, 0, 0))
-			chaos_unreach(skb, par, false);
+		if (chaos_plan(skb, par, proto, 0, 0, &delay) ==
+		    CHAOS_LATE_ANSWER)
+			nf_chaos_answer_late(xt_net(par), skb, xt_hooknum(par),
+					     xt_family(par),
+					     NF_CHAOS_PROTO_UNREACH,
+					     NF_CHAOS_BY_CHAOS, delay);
 		break;
 	}
 	return NF_DROP;

@@ -6,10 +6,12 @@
 #   scanner 10.0.1.2 --- router --- host 10.0.3.2
 #   client  10.0.2.2 ---/            INPUT: tcp/22 ACCEPT, then CHAOS --delude
 #
-# Three nmap -sS scans of the same 50 ports must report different open sets,
-# each with the real port 22 among them and some closed ports posing as
-# open; a client must still get the banner of port 22. The rate limit is
-# lifted so that the scans stay short; the slowdown has its own test.
+# Three nmap -sS scans of the same 300 ports at a forced speed
+# (--min-rate 5000 --max-retries 0: CHAOS deludes first SYNs) must report
+# different open sets, each with the real port 22 among them and some
+# closed ports posing as open; a client must still get the banner of port
+# 22. Scans that wait for retries are slowed, not deluded at once: the
+# slowdown has its own tests (chaos_slowdown.sh, chaos_late.sh).
 set -e
 source "$(dirname "$0")/../lib/lib.sh"
 source "$(dirname "$0")/helpers/chaos_lib.inc"
@@ -26,7 +28,7 @@ ns host $IPT -A INPUT -j CHAOS --delude --delude-prob 0.2 --reject-prob 1 \
 
 sets=()
 for i in 1 2 3; do
-	scan 180 -sS -T4 --max-retries 2 -p 1-50 "$HOST4"
+	scan 180 -sS --min-rate 5000 --max-retries 0 -p 1-300 "$HOST4"
 	if ! scan_done; then
 		fail "scan $i finished (expected nmap done within 180s, got a timeout)"
 		continue

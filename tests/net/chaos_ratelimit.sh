@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# CHAOS rate-limits its negative answers: a burst of a few hundred probes
-# to closed ports gets at most burst + rate * time answers, counted where
-# they arrive (scanner INPUT counters). TCP RSTs and UDP ICMP unreachables,
-# IPv4 and IPv6, with a non-default --rate and --burst and --reject-prob 1.
+# CHAOS rate-limits its answers: 100 sources (scanner's addresses), each
+# sending a probe and its retry to a closed port, would each get an
+# answer; together they get at most burst + rate * time, counted where
+# they arrive (scanner INPUT counters). TCP RSTs and UDP ICMP
+# unreachables, IPv4 and IPv6, with a non-default --rate and --burst.
 #
 #   scanner 10.0.1.2 fd00:1::2 --- router --- host 10.0.3.2 fd00:3::2
 #                                             INPUT: CHAOS --rate 10/sec --burst 5
@@ -20,32 +21,41 @@ setup_topology
 
 RATE=10
 BURST=5
-PROBES=300
+SOURCES=100
 
 ns host sysctl -qw net.ipv4.icmp_ratelimit=0 net.ipv6.icmp.ratelimit=0
 # IPv6 needs neighbour discovery through.
 ns host $IP6T -A INPUT -p ipv6-icmp -j ACCEPT
-ns host $IPT -A INPUT -j CHAOS --reject-prob 1 --rate $RATE/sec --burst $BURST
-ns host $IP6T -A INPUT -j CHAOS --reject-prob 1 --rate $RATE/sec --burst $BURST
+ns host $IPT -A INPUT -j CHAOS --rate $RATE/sec --burst $BURST
+ns host $IP6T -A INPUT -j CHAOS --rate $RATE/sec --burst $BURST
 
 ns scanner $IPT -A INPUT -p tcp --tcp-flags RST RST -m comment --comment rst4
 ns scanner $IPT -A INPUT -p icmp --icmp-type port-unreachable -m comment --comment unr4
 ns scanner $IP6T -A INPUT -p tcp --tcp-flags RST RST -m comment --comment rst6
 ns scanner $IP6T -A INPUT -p ipv6-icmp --icmpv6-type port-unreachable -m comment --comment unr6
 
-# burst FAMILY PROTO DST: send $PROBES probes to 20 closed ports as fast
-# as scapy can; prints the seconds the sending took.
+for i in $(seq $SOURCES); do
+	ns scanner ip addr add 10.0.1.$((100 + i))/24 dev eth0
+	ns scanner ip addr add fd00:1::$((100 + i))/64 dev eth0 nodad
+done
+
+# burst FAMILY PROTO DST: each source's first probe and retry (nmap's
+# source ports: base, base + 2) to one of 20 closed ports, as fast as
+# scapy can; prints the seconds the sending took.
 burst()
 {
-	ns scanner python3 - "$@" "$PROBES" <<'PY'
+	ns scanner python3 - "$@" "$SOURCES" <<'PY'
 import sys, time
 from scapy.all import IP, IPv6, TCP, UDP, send, conf
 fam, proto, dst, n = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
-l3 = IP(dst=dst) if fam == "4" else IPv6(dst=dst)
-# Each of 20 ports probed again and again: CHAOS answers repeats only.
-pkts = [l3 / (TCP(sport=40000, dport=1000 + i % 20, flags="S")
-	      if proto == "tcp" else UDP(sport=40000, dport=1000 + i % 20))
-	for i in range(n)]
+pkts = []
+for i in range(n):
+    src = ("10.0.1.%d" if fam == "4" else "fd00:1::%d") % (101 + i)
+    l3 = IP(src=src, dst=dst) if fam == "4" else IPv6(src=src, dst=dst)
+    for sport in (40000, 40002):
+        pkts.append(l3 / (TCP(sport=sport, dport=1000 + i % 20, flags="S")
+                          if proto == "tcp" else
+                          UDP(sport=sport, dport=1000 + i % 20)))
 conf.verb = 0
 start = time.monotonic()
 send(pkts, inter=0)
@@ -61,7 +71,7 @@ settled()
 		cur=$(ipt_pkts "$1" "$2" "$3")
 		[ "$cur" != "$prev" ] || break
 		prev=$cur
-		sleep 0.25
+		sleep 0.5
 	done
 	echo "$cur"
 }
@@ -73,7 +83,7 @@ check()
 	got=$(settled scanner "$ipt" "$tag")
 	# One interval of slack for the jiffy the refill is counted from.
 	max=$(awk -v s="$secs" -v r=$RATE -v b=$BURST 'BEGIN { printf "%d", b + r * s + 1 }')
-	echo "IPv$fam $proto: $PROBES probes in ${secs}s, $got answers, at most $max allowed"
+	echo "IPv$fam $proto: $SOURCES sources' retries in ${secs}s, $got answers, at most $max allowed"
 	if [ "$got" -le "$max" ]; then
 		pass "IPv$fam $proto answers within the rate limit ($got <= $max)"
 	else

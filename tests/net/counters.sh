@@ -69,7 +69,7 @@ event() {
 	expect "$what" "$pattern" "$(moved)"
 }
 
-expect "the counters of a netns without rules: 21, all zero" "21 0" \
+expect "the counters of a netns without rules: 22, all zero" "22 0" \
 	"$(stats router | awk '{ s += $2 } END { print NR, s }')"
 
 event "DELUDE's SYN/ACK" "DeludeSynAck=1" \
@@ -101,11 +101,13 @@ ns host sysctl -qw net.netfilter.nf_chaos_held_rate=1
 event "TARPIT over its budget" "TarpitHold=1 TarpitAck=1 BudgetDrop=3" \
 	rawtcp scanner hold "$SCANNER4" "$HOST4" 9002 40006 4 0
 ns host sysctl -qw net.netfilter.nf_chaos_held_rate=1000
-# CHAOS answers a port's second probe, the first it only counts.
+# CHAOS answers a port's retry, late, the first probe it only counts (a
+# datagram from the same port within a quarter second is the same try).
 event "CHAOS's ICMP" "ChaosIcmp=1" \
-	rawtcp scanner send udp "$SCANNER4" "$HOST4" 9003 40007 2 0.1
+	rawtcp scanner send udp "$SCANNER4" "$HOST4" 9003 40007 2 0.3
+# From a distant source port: a new scan, whose retry is over the rate.
 event "CHAOS over its rate" "RateLimitDrop=1" \
-	rawtcp scanner send udp "$SCANNER4" "$HOST4" 9003 40007 1 0
+	rawtcp scanner send udp "$SCANNER4" "$HOST4" 9003 50007 2 0.3
 
 event "portscan --stealth" "Stealth=1" \
 	rawtcp scanner send tcp "$SCANNER4" "$HOST4" 9500 40010 1 0 F
@@ -129,6 +131,7 @@ for m in 'DeludeSynAck chaostables_sent_total{target="DELUDE",kind="synack"}' \
 	'CookieFail chaostables_cookie_failures_total' \
 	'BudgetDrop chaostables_budget_drops_total' \
 	'RateLimitDrop chaostables_ratelimit_drops_total' \
+	'LateDrop chaostables_late_drops_total' \
 	'Grscan chaostables_portscan_matched_total{class="grscan"}'; do
 	read -r k name <<< "$m"
 	v=$(stats | awk -v k="$k" '$1 == k { print $2 }')

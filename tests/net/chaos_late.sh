@@ -1,0 +1,130 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# CHAOS answers late, retries only, one answer at a time and a port once:
+# probes in nmap's manner from scanner (scapy, source port base + 2 * try),
+# each answer timed where it arrives, IPv4 and IPv6, TCP (RST) and UDP
+# (ICMP port unreachable):
+#   port A, try 0: no answer; try 1: answered 0.1 to 0.2 s late (the
+#     scan's first answer), never at once;
+#   port A, try 2: no answer (an answered port's probes are timing pings);
+#   port B, tries 0, 1: no answer (not further than the rung, 1);
+#   port B, try 2: answered 1.3 to 1.5 s late (a later answer).
+# Then a first probe and its retry, and the rule deleted while the answer
+# waits: nothing comes (the queue goes with the last rule).
+#
+#   scanner 10.0.1.2 fd00:1::2 --- router --- host 10.0.3.2 fd00:3::2
+#                                             INPUT: CHAOS
+set -e
+source "$(dirname "$0")/../lib/lib.sh"
+source "$(dirname "$0")/helpers/chaos_lib.inc"
+trap cleanup EXIT
+
+require python3
+require_py scapy
+setup_topology
+
+# Each answer counts, not the kernel's ICMP rate limit.
+ns host sysctl -qw net.ipv4.icmp_ratelimit=0 net.ipv6.icmp.ratelimit=0
+ns host $IP6T -A INPUT -p ipv6-icmp -j ACCEPT
+ns host $IPT -A INPUT -j CHAOS --rate 1000/sec --burst 1000
+ns host $IP6T -A INPUT -j CHAOS --rate 1000/sec --burst 1000
+
+# probes FAMILY PROTO DST BASE: the sequence above, at set times, from
+# source ports BASE + 2 * try; one line per probe: "PORT TRY DELAY",
+# DELAY "-" for no answer within 3 s of the last probe.
+probes() {
+	ns scanner python3 - "$@" <<'PY'
+import sys, time
+from scapy.all import (IP, IPv6, TCP, UDP, ICMP, IPerror, IPerror6,
+                       UDPerror, ICMPv6DestUnreach, AsyncSniffer, send, conf)
+fam, proto, dst, base = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+conf.verb = 0
+l3 = IP if fam == "4" else IPv6
+# (port, try, when): A's answer leaves by 0.5 s; A's try 2 comes after
+# the scanner heard it, B's try 1 within 2 s of it (no second chance).
+plan = ((2001, 0, 0.0), (2001, 1, 0.3), (2001, 2, 1.4), (2002, 0, 1.6),
+        (2002, 1, 1.8), (2002, 2, 2.1))
+def answered_sport(p):
+    if p.haslayer(TCP) and p[TCP].flags.R:
+        return p[TCP].dport
+    if p.haslayer(UDPerror):
+        return p[UDPerror].sport
+    return None
+sn = AsyncSniffer(lfilter=lambda p: answered_sport(p) is not None)
+sn.start()
+time.sleep(0.5)
+sent = {}
+start = time.time()
+for port, tryno, when in plan:
+    time.sleep(max(0, start + when - time.time()))
+    sport = base + 2 * tryno
+    l4 = (TCP(sport=sport, dport=port, flags="S", seq=1000)
+          if proto == "tcp" else UDP(sport=sport, dport=port) / b"x")
+    sent[sport, port] = time.time()
+    send(l3(dst=dst) / l4)
+time.sleep(3)
+sn.stop()
+late = {}
+for p in sn.results:
+    sport = answered_sport(p)
+    port = p[TCP].sport if p.haslayer(TCP) else p[UDPerror].dport
+    if (sport, port) in sent and (sport, port) not in late:
+        late[sport, port] = p.time - sent[sport, port]
+for port, tryno, when in plan:
+    d = late.get((base + 2 * tryno, port))
+    print(port, tryno, "-" if d is None else "%.2f" % d)
+PY
+}
+
+# check_late WHAT GOT LOW HIGH: GOT ("-" for none) within LOW..HIGH s
+check_late() {
+	if [ "$2" != - ] && awk -v g="$2" -v l="$3" -v h="$4" \
+		'BEGIN { exit !(g >= l && g <= h) }'; then
+		pass "$1 answered ${2}s late"
+	else
+		fail "$1 (expected an answer $3 to $4 s late, got $2)"
+	fi
+}
+
+# check_none WHAT GOT: no answer
+check_none() {
+	if [ "$2" = - ]; then
+		pass "$1 unanswered"
+	else
+		fail "$1 (expected no answer, got one ${2}s late)"
+	fi
+}
+
+base=40000
+for fam in 4 6; do
+	dst=$HOST4
+	[ $fam = 4 ] || dst=$HOST6
+	for proto in tcp udp; do
+		out=$(probes $fam $proto "$dst" $base)
+		base=$((base + 1000))
+		echo "$out" | sed "s/^/v$fam $proto: /"
+		got() { awk -v p="$1" -v t="$2" '$1 == p && $2 == t { print $3 }' <<< "$out"; }
+		check_none "v$fam $proto first probe" "$(got 2001 0)"
+		# The upper bounds allow for TCG's timer slack.
+		check_late "v$fam $proto first retry" "$(got 2001 1)" 0.09 0.6
+		check_none "v$fam $proto answered port probed again" "$(got 2001 2)"
+		check_none "v$fam $proto other first probe" "$(got 2002 0)"
+		check_none "v$fam $proto retry not beyond the rung" "$(got 2002 1)"
+		check_late "v$fam $proto retry beyond the rung" "$(got 2002 2)" 1.29 1.9
+	done
+done
+
+# The rule deleted while an answer waits: a climb due 1.3 s late.
+ns scanner $IPT -A INPUT -p tcp --tcp-flags RST RST -m comment --comment rst
+ns scanner python3 - "$HOST4" <<'PY'
+import sys
+from scapy.all import IP, TCP, send, conf
+conf.verb = 0
+send([IP(dst=sys.argv[1]) / TCP(sport=40000 + 2 * t, dport=2003, flags="S")
+      for t in range(4)])
+PY
+ns host $IPT -D INPUT -j CHAOS --rate 1000/sec --burst 1000
+# Nothing to poll for: an answer would be due within 1.5 s.
+sleep 2
+expect "answers after the rule went" 0 "$(ipt_pkts scanner $IPT rst)"
+finish
