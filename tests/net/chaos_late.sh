@@ -123,7 +123,9 @@ conf.verb = 0
 send([IP(dst=sys.argv[1]) / TCP(sport=40000 + 2 * t, dport=2003, flags="S")
       for t in range(4)])
 PY
+# The queue goes with the netns's last rule of ours.
 ns host $IPT -D INPUT -j CHAOS --rate 1000/sec --burst 1000
+ns host $IP6T -D INPUT -j CHAOS --rate 1000/sec --burst 1000
 # Nothing to poll for: an answer would be due within 1.5 s.
 sleep 2
 expect "answers after the rule went" 0 "$(ipt_pkts scanner $IPT rst)"

@@ -35,9 +35,9 @@ ns scanner $IP6T -A INPUT -p tcp --tcp-flags RST RST -m comment --comment rst6
 ns scanner $IP6T -A INPUT -p ipv6-icmp --icmpv6-type port-unreachable -m comment --comment unr6
 
 for i in $(seq $SOURCES); do
-	ns scanner ip addr add 10.0.1.$((100 + i))/24 dev eth0
-	ns scanner ip addr add fd00:1::$((100 + i))/64 dev eth0 nodad
-done
+	echo "addr add 10.0.1.$((100 + i))/24 dev eth0"
+	echo "addr add fd00:1::$((100 + i))/64 dev eth0 nodad"
+done | ns scanner ip -batch -
 
 # burst FAMILY PROTO DST: each source's first probe and retry (nmap's
 # source ports: base, base + 2) to one of 20 closed ports, as fast as
