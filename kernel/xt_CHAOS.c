@@ -265,14 +265,15 @@ static enum chaos_action chaos_plan(const struct sk_buff *skb,
 		return CHAOS_SILENT;
 
 	/*
-	 * A retry that goes further climbs; the same one again may mean our
-	 * answer was lost (to the kernel's ICMP rate limit, say). The other
-	 * answers wait until the scanner has climbed to where it slows down,
-	 * and leave a token in the bucket for the next climb.
+	 * A retry that goes further climbs; below the quiet rungs the same
+	 * one again may mean our answer was lost (to a busy link or the
+	 * kernel's ICMP rate limit), and is answered too. The other answers
+	 * wait until the scanner has climbed to where it slows down, and
+	 * leave a token in the bucket for the next climb.
 	 */
 	rung = READ_ONCE(source->rung);
 	climb = (tries > rung && rung < CHAOS_RUNGS) ||
-		(tries == rung && now - left >= CHAOS_OTHER_TIME);
+		(tries == rung && rung < CHAOS_QUIET_RUNGS);
 	if (!climb && (rung < CHAOS_QUIET_RUNGS ||
 		       now - left < CHAOS_OTHER_TIME ||
 		       !chaos_chance(info->reject_prob)))

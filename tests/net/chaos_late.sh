@@ -7,8 +7,9 @@
 #   port A, try 0: no answer; try 1: answered 0.1 to 0.2 s late (the
 #     scan's first answer), never at once;
 #   port A, try 2: no answer (an answered port's probes are timing pings);
-#   port B, tries 0, 1: no answer (not further than the rung, 1);
-#   port B, try 2: answered 1.3 to 1.5 s late (a later answer).
+#   port B, try 0: no answer; try 1: answered 1.3 to 1.5 s late (as far
+#     as the rung: an answer may have been lost);
+#   port B, try 2: no answer (sent before that answer left).
 # Then a first probe and its retry, and the rule deleted while the answer
 # waits: nothing comes (the queue goes with the last rule).
 #
@@ -40,8 +41,8 @@ from scapy.all import (IP, IPv6, TCP, UDP, ICMP, IPerror, IPerror6,
 fam, proto, dst, base = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 conf.verb = 0
 l3 = IP if fam == "4" else IPv6
-# (port, try, when): A's answer leaves by 0.5 s; A's try 2 comes after
-# the scanner heard it, B's try 1 within 2 s of it (no second chance).
+# (port, try, when): A's answer leaves by 0.5 s; A's try 2 and B's try 1
+# come after the scanner heard it, B's try 2 before B's answer leaves.
 plan = ((2001, 0, 0.0), (2001, 1, 0.3), (2001, 2, 1.4), (2002, 0, 1.6),
         (2002, 1, 1.8), (2002, 2, 2.1))
 def answered_sport(p):
@@ -109,12 +110,12 @@ for fam in 4 6; do
 		check_late "v$fam $proto first retry" "$(got 2001 1)" 0.09 0.6
 		check_none "v$fam $proto answered port probed again" "$(got 2001 2)"
 		check_none "v$fam $proto other first probe" "$(got 2002 0)"
-		check_none "v$fam $proto retry not beyond the rung" "$(got 2002 1)"
-		check_late "v$fam $proto retry beyond the rung" "$(got 2002 2)" 1.29 1.9
+		check_late "v$fam $proto retry as far as the rung" "$(got 2002 1)" 1.29 1.9
+		check_none "v$fam $proto retry before that answer left" "$(got 2002 2)"
 	done
 done
 
-# The rule deleted while an answer waits: a climb due 1.3 s late.
+# The rule deleted while an answer waits: one due 1.3 s late.
 ns scanner $IPT -A INPUT -p tcp --tcp-flags RST RST -m comment --comment rst
 ns scanner python3 - "$HOST4" <<'PY'
 import sys

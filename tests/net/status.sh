@@ -66,7 +66,7 @@ expect "with the rules: the key id" "key id: [0-9a-f]*" "$(grep '^key id' <<< "$
 rawtcp scanner syn "$SCANNER4" "$HOST4" 9001 40001 > /dev/null
 rawtcp scanner send tcp "$SCANNER4" "$HOST4" 9001 40002 1 0 A > /dev/null
 rawtcp scanner syn "$SCANNER4" "$HOST4" 9002 40003 > /dev/null
-rawtcp scanner send udp "$SCANNER4" "$HOST4" 9003 40004 2 0.1 > /dev/null
+rawtcp scanner send udp "$SCANNER4" "$HOST4" 9003 40004 2 0.3 > /dev/null
 rawtcp scanner send tcp "$SCANNER4" "$HOST4" 9500 40005 1 0 F > /dev/null
 # remembered: the sources in host's xt_recent list portscan.
 remembered() { ns host cat /proc/net/xt_recent/portscan 2>/dev/null | wc -l; }

@@ -255,6 +255,16 @@ def synack(w, v, sport, dport, wait=3.0):
     return None
 
 
+def chaos_retry(w, v, sport, dport, isn):
+    """A SYN from @sport that CHAOS answers: a first probe from a distant
+    port (a new scan, in which no port was answered yet), then the SYN
+    and its retry a try later."""
+    w.send(A, [w.frame(v, A, "S", (sport + 30000) & 0xffff, dport, isn, 0)])
+    w.send(A, [w.frame(v, A, "S", sport, dport, isn, 0)])
+    time.sleep(0.3)
+    w.send(A, [w.frame(v, A, "S", sport, dport, isn, 0)])
+
+
 def matrix_cookie(w):
     """The answers that need our cookie (a greeting, a tarpit's probe
     answer, a honeypot's ACK) bounced off every target: loopa completes
@@ -271,7 +281,10 @@ def matrix_cookie(w):
             for nb in opening:
                 pa, pb = PORT[na], PORT[nb]
                 isn = rnd()
-                w.send(A, [w.frame(v, A, "S", pa, pb, isn, 0)])
+                if nb.startswith("CHAOS"):
+                    chaos_retry(w, v, pa, pb, isn)
+                else:
+                    w.send(A, [w.frame(v, A, "S", pa, pb, isn, 0)])
                 seq = synack(w, v, pb, pa)
                 got[v, na, nb] = seq is not None
                 if seq is None:
