@@ -71,7 +71,7 @@ static void chaos_tg_help(void)
 "                        and holds the peer; conntrack cost, see man page)\n"
 "  --reject-prob P       probability of a late answer (TCP RST, ICMP\n"
 "                        unreachable) to a retry, within the rate limit,\n"
-"                        once the source was answered on a 4th retry; a\n"
+"                        once the source was answered on a 2nd retry; a\n"
 "                        retry further than any answered before from its\n"
 "                        source is always answered, a first probe never;\n"
 "                        else the packet is dropped silently (default %s)\n"

@@ -56,7 +56,7 @@ struct chaos_bucket {
  * widens the window again, a quick one shortens the timeout. Silence
  * changes neither. So CHAOS answers retries only: each retry further than
  * all answered before from its source (its rung) climbs the scanner to
- * its retry cap, and some others at random once it has climbed far enough
+ * its retry cap, and some others at random once it has climbed two rungs
  * (--reject-prob); and every answer comes late, which keeps the scanner's
  * timeout at its longest. With --delude, of those answers to SYNs ten
  * times --delude-prob are SYN/ACKs (half, by default): a scan that waits
@@ -82,15 +82,16 @@ struct chaos_bucket {
 #define CHAOS_SOURCE_SLOTS	64
 #define CHAOS_SEEN_TIME		(60 * HZ)
 #define CHAOS_RUNGS		10	/* nmap -T3's retry cap */
-#define CHAOS_QUIET_RUNGS	4	/* nmap slows down from its 4th retry */
+#define CHAOS_QUIET_RUNGS	2	/* -T5 stops at its 2nd retry */
 #define CHAOS_RETRY_SPORTS	256	/* nmap: base port + 8-bit try code */
 #define CHAOS_SAME_TRY		(HZ / 4)
 #define CHAOS_HEARD_TIME	(HZ / 4)	/* our answer's way there and back */
 #define CHAOS_OTHER_TIME	(2 * HZ)
 /*
- * How late: the first answer of a scan well within its starting timeout's
- * window (nmap: 10 * 100 ms at -T4, 10 * 50 ms at -T5), and soon enough
- * for a small scan still waiting; the others beyond -T4's longest
+ * How late: the answers at the first rung (until the scanner shows it
+ * heard one) well within its starting timeout's window (nmap: 10 * 100 ms
+ * at -T4, 10 * 50 ms at -T5), and soon enough for a small scan still
+ * waiting; the others beyond -T4's longest
  * timeout (1.25 s) but not so far beyond the scanner's estimate that it
  * takes them for strays (1.5 s more).
  */
@@ -116,7 +117,6 @@ struct chaos_source {
 	u32 left;	/* jiffies our latest answer leaves or left */
 	u32 window;	/* jiffies its count of first probes began */
 	u16 rung;	/* latest retry of the scan that was answered */
-	u16 answers;	/* in the scan */
 	u16 firsts;	/* first probes in the window */
 	bool retried;	/* the scan sent a retry */
 	bool fast;	/* the scan forces its speed */
@@ -151,7 +151,6 @@ static void chaos_new_scan(struct chaos_source *source, u32 now)
 {
 	WRITE_ONCE(source->scan, now);
 	WRITE_ONCE(source->rung, 0);
-	WRITE_ONCE(source->answers, 0);
 	WRITE_ONCE(source->left, now - CHAOS_OTHER_TIME);
 	WRITE_ONCE(source->retried, false);
 	WRITE_ONCE(source->fast, false);
@@ -239,7 +238,6 @@ static enum chaos_action chaos_plan(const struct sk_buff *skb,
 	struct chaos_port *seen;
 	u64 ticks, spare;
 	bool climb;
-	u16 answers;
 	u32 key;
 
 	/* By the netns's key: a change of it starts every source afresh. */
@@ -287,10 +285,10 @@ static enum chaos_action chaos_plan(const struct sk_buff *skb,
 		return CHAOS_SILENT;
 	}
 
-	answers = READ_ONCE(source->answers);
-	*delay = answers ? CHAOS_LATE + get_random_u32_below(HZ / 5) :
+	/* Until the scanner shows it heard one, as soon as the first. */
+	*delay = max(tries, rung) > 1 ?
+		 CHAOS_LATE + get_random_u32_below(HZ / 5) :
 		 CHAOS_FIRST_LATE + get_random_u32_below(HZ / 10);
-	WRITE_ONCE(source->answers, min_t(u32, answers + 1, U16_MAX));
 	WRITE_ONCE(source->left, now + *delay);
 	if (tries > rung)
 		WRITE_ONCE(source->rung, min_t(u32, tries, CHAOS_RUNGS));
