@@ -29,7 +29,8 @@ setup_topology
 # Each answer counts, not the kernel's ICMP rate limit.
 ns host sysctl -qw net.ipv4.icmp_ratelimit=0 net.ipv6.icmp.ratelimit=0
 ns host $IP6T -A INPUT -p ipv6-icmp -j ACCEPT
-ns host $IPT -A INPUT -j CHAOS --reject-prob 1 --rate 1000/sec --burst 1000
+ns host $IPT -A INPUT -m comment --comment chaos4 \
+	-j CHAOS --reject-prob 1 --rate 1000/sec --burst 1000
 ns host $IP6T -A INPUT -j CHAOS --reject-prob 1 --rate 1000/sec --burst 1000
 
 # probes FAMILY PROTO DST BASE: the sequence above, at set times, from
@@ -119,18 +120,22 @@ for fam in 4 6; do
 done
 
 # The rule deleted while an answer waits: beyond the first rung, one due
-# 1.3 s late.
+# 1.3 s late. The queue goes with the netns's last rule of ours: the v6
+# one first, then the v4 one as soon as it counted the probes.
+ns host $IP6T -D INPUT -j CHAOS --reject-prob 1 --rate 1000/sec --burst 1000
+before=$(ipt_pkts host $IPT chaos4)
 ns scanner $IPT -A INPUT -p tcp --tcp-flags RST RST -m comment --comment rst
-ns scanner python3 - "$HOST4" <<'PY'
+ns scanner python3 - "$HOST4" <<'PY' &
 import sys
 from scapy.all import IP, TCP, send, conf
 conf.verb = 0
 send([IP(dst=sys.argv[1]) / TCP(sport=40000 + 2 * t, dport=2005, flags="S")
       for t in range(4)])
 PY
-# The queue goes with the netns's last rule of ours.
-ns host $IPT -D INPUT -j CHAOS --reject-prob 1 --rate 1000/sec --burst 1000
-ns host $IP6T -D INPUT -j CHAOS --reject-prob 1 --rate 1000/sec --burst 1000
+counted() { [ "$(ipt_pkts host $IPT chaos4)" -ge $((before + 4)) ]; }
+busywait 30 counted
+ns host $IPT -D INPUT 1
+wait
 # Nothing to poll for: an answer would be due within 1.5 s.
 sleep 2
 expect "answers after the rule went" 0 "$(ipt_pkts scanner $IPT rst)"
