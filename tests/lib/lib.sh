@@ -361,6 +361,35 @@ port_state() {
 # open_ports: the ports $SCAN_OUT reports open, sorted, space separated.
 open_ports() { open_services | cut -f 1 | sort -n | xargs; }
 
+# mass SECS MASSCAN-ARGS...: masscan from the scanner namespace's eth0
+# through the router, stopped as ^C stops it after SECS; its output in
+# $MASS_OUT, wall time in $MASS_TIME, mass_done if it ended by itself.
+# It has a stack of its own: drop
+# the scanner kernel's RSTs to the answers first (they would reach the
+# host's rules), and keep the link busy while it runs (busybox ping):
+# its receive thread sees that --wait is over only when a packet comes.
+mass() {
+	local secs=$1 start=$EPOCHREALTIME
+	shift
+	MASS_RC=0
+	MASS_OUT=$(ns scanner timeout -s INT -k 10 "$secs" masscan "$@" \
+		--adapter eth0 --adapter-ip "$SCANNER4" --router-mac \
+		"$(ns router cat /sys/class/net/r-scanner/address)" 2>/dev/null) ||
+		MASS_RC=$?
+	MASS_TIME=$(awk -v s="$start" -v e="$EPOCHREALTIME" \
+		'BEGIN { printf "%.1f", e - s }')
+}
+
+# mass_done: the masscan of $MASS_OUT was not stopped (timeout: 124 or,
+# killed after ^C, 137).
+mass_done() { [ "$MASS_RC" != 124 ] && [ "$MASS_RC" != 137 ]; }
+
+# mass_open: the ports $MASS_OUT reports open, sorted, space separated.
+mass_open() {
+	sed -n 's/^Discovered open port \([0-9]*\)\/tcp.*/\1/p' <<< "$MASS_OUT" |
+		sort -n | xargs
+}
+
 # module_loaded NAME: PASS/FAIL line on whether kernel module NAME is loaded.
 module_loaded() {
 	if [ -d "/sys/module/$1" ]; then

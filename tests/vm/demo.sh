@@ -80,22 +80,16 @@ scan_done || echo "(cut off after ${SCAN_LIMIT}s)"
 echo "behind CHAOS: ${SCAN_TIME}s / ${bare}s = $(ratio "$SCAN_TIME" "$bare") times as long"
 check_slower "nmap -sS -T4 -p $PORTS" "$SCAN_TIME" "$bare" 1.5
 
-# masscan's own stack: the scanner's kernel would reset the answers it
-# gets, and its receive thread sees that --wait is over only when a
-# packet arrives (pings keep the link busy).
+# masscan's own stack (mass in tests/lib/lib.sh).
 ns scanner $IPT -A OUTPUT -p tcp --tcp-flags RST RST -j DROP
-rmac=$(ns router cat /sys/class/net/r-scanner/address)
 ns scanner busybox ping -q -i 0.5 "$ROUTER_SCANNER4" >/dev/null 2>&1 &
 pinger=$!
 sets=()
 for run in 1 2; do
 	echo "scanner# masscan -p$MASS_PORTS $HOST4 --rate 100 --wait 5  (run $run)"
-	out=$(ns scanner timeout -s INT -k 10 60 masscan -p"$MASS_PORTS" \
-		"$HOST4" --rate 100 --wait 5 --adapter eth0 \
-		--adapter-ip "$SCANNER4" --router-mac "$rmac" 2>/dev/null || true)
-	grep '^Discovered' <<< "$out" | sed 's/[[:space:]]*$//' || true
-	sets+=("$(sed -n 's/^Discovered open port \([0-9]*\)\/tcp.*/\1/p' <<< "$out" |
-		sort -n | xargs)")
+	mass 60 -p"$MASS_PORTS" "$HOST4" --rate 100 --wait 5
+	grep '^Discovered' <<< "$MASS_OUT" | sed 's/[[:space:]]*$//' || true
+	sets+=("$(mass_open)")
 	echo "(run $run: $(wc -w <<< "${sets[-1]}") of 100 open)"
 done
 kill "$pinger"
