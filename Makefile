@@ -22,11 +22,12 @@
 # make check-debug     VM tests on a debug kernel (KASAN, kmemleak, lockdep...)
 # make demo            the four extensions as nmap, masscan and ss see
 #                      them, in a VM
-# make bench           tests/bench/*: scan effect, timing, cost, peer,
-#                      osscan, secondlook, in a VM each, two side by side;
-#                      build/bench/report.md, scan-time.svg; under 30
-#                      minutes (CHAOS_SIZE=quick: under 10, CHAOS_SIZE=full:
-#                      the whole matrix, hours); doc/benchmarks.md
+# make bench           tests/bench/*: scan effect, timing, forced speed,
+#                      cost, peer, osscan, secondlook, in a VM each, two
+#                      side by side; build/bench/report.md, scan-time.svg;
+#                      under 30 minutes (CHAOS_SIZE=quick: under 10,
+#                      CHAOS_SIZE=full: the whole matrix, hours);
+#                      doc/benchmarks.md
 # make bench-cost      what the rules cost legitimate traffic, CPU and
 #                      memory, as ratios, in a VM (tests/run bench cost)
 # make bench-peer      scan-time ratios next to xtables-addons' CHAOS
