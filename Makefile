@@ -25,7 +25,7 @@
 # make bench           tests/bench/*: scan effect, timing, forced speed,
 #                      cost, peer, osscan, secondlook, in a VM each, two
 #                      side by side; build/bench/report.md, scan-time.svg;
-#                      under 30 minutes (CHAOS_SIZE=quick: under 10,
+#                      about 40 minutes (CHAOS_SIZE=quick: under 10,
 #                      CHAOS_SIZE=full: the whole matrix, hours);
 #                      doc/benchmarks.md
 # make bench-cost      what the rules cost legitimate traffic, CPU and
