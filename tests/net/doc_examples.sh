@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # vm-timeout: 1200
 # The documents and the root's iptables, the same for each kernel:
-# vm-per-root
+# vm-field-root
 # Every iptables example of the README, the guides (doc/*.md) and the
 # manual's fragments (extensions/*.man) loads, with iptables-legacy and with iptables-nft:
 # tests/net/helpers/doc_examples.py extracts them (its header says where it

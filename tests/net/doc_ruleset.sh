@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # vm-timeout: 900
 # The manual's ruleset in the root's iptables, the same for each kernel:
-# vm-per-root
+# vm-field-root
 # The recommended ruleset (doc/ruleset.md, the guide), as written
 # there, does what the manual says, IPv4 and IPv6: the base firewall
 # (its /etc/nftables.conf, nft -f) and then /etc/chaostables/rules.vN

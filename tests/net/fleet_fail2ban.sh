@@ -3,7 +3,7 @@
 # vm-timeout: 900
 # Debian's fail2ban, ipset and the shipped files with our rules, the same
 # for each kernel (the classes and the hold: portscan_*.sh, tarpit.sh):
-# vm-per-root
+# vm-field-root
 # A fleet of two hosts banning a scanner together, with Debian's fail2ban
 # and the files the package ships (examples/fail2ban: filter, jail,
 # action), unchanged: the jail enabled by a .local file, as the manual

@@ -3,7 +3,7 @@
 # vm-timeout: 900
 # Debian's keepalived and conntrackd with our rules, the same for each
 # kernel (the cookies and holds themselves: reply_keys.sh, tarpit.sh):
-# vm-per-root
+# vm-field-root
 # An active/backup firewall pair, as Debian runs one: keepalived moves the
 # virtual addresses, conntrackd (FTFW, over a link of its own) replicates
 # conntrack, marks included, and Debian's primary-backup.sh commits the

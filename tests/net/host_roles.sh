@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # vm-timeout: 900
 # The recommended ruleset in the root's iptables, the same for each kernel:
-# vm-per-root
+# vm-field-root
 # The recommended ruleset (service/rules.v4, uncommented, kept by
 # service/chaostables-watch, chaostables.service's main process) never
 # touches what a host serves by other means than a listening socket,
