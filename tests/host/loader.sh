@@ -15,7 +15,11 @@
 # - strip: a saved file without our chains and jumps, the base's kept;
 # - the sets: the guarded interfaces those of the default routes, or of
 #   DIR/interfaces once it names some (refresh); the ports served kept
-#   by stop (in /var/lib/chaostables, a tmpfs here) and back at start.
+#   by stop (in /var/lib/chaostables, a tmpfs here) and back at start;
+#   the host's CrowdSec bouncer's bans: chaostables-denied empty without
+#   its configuration, else a copy of its set as the configuration
+#   names it (mode nftables from the .local, table and set names of
+#   its own; mode ipset), made again by refresh.
 set -e
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 source "$TOP/tests/lib/ksft.inc"
@@ -140,6 +144,29 @@ echo eth9 > "$tmp/ok/interfaces"
 "$LOAD" refresh "$tmp/ok" 2> /dev/null || fail "sets: refresh"
 expect "sets: DIR/interfaces' after refresh" "0.0.0.0/0,eth9" "$(members chaostables-scope)"
 expect "sets: IPv6 alike" "::/0,eth9" "$(members chaostables-scope6)"
+
+# The host's CrowdSec bouncer: Debian's file, the mode in .local.
+export CHAOS_BOUNCER=$tmp/bouncer.yaml
+expect "sets: no bouncer: chaostables-denied made, empty" "chaostables-denied" \
+	"$(ipset list -n chaostables-denied)$(members chaostables-denied)"
+# shellcheck disable=SC2016
+printf '%s\n' 'mode: ${BACKEND}' 'blacklists_ipv4: cs-ban' 'nftables:' '  ipv4:' \
+	'    table: cs # its own' '  ipv6:' '    table: cs6' > "$CHAOS_BOUNCER"
+echo 'mode: nftables' > "$CHAOS_BOUNCER.local"
+nft -f - <<-EOF
+	table ip cs { set cs-ban { type ipv4_addr; flags timeout;
+		elements = { 192.0.2.7 timeout 1h, 198.51.100.9 timeout 1h }; }; }
+	table ip6 cs6 { set crowdsec6-blacklists { type ipv6_addr; elements = { 2001:db8::7 }; }; }
+EOF
+"$LOAD" refresh "$tmp/ok" 2> /dev/null || fail "sets: refresh with a bouncer"
+expect "sets: mode nftables: the bouncer's set copied" "192.0.2.7 198.51.100.9" \
+	"$(members chaostables-denied)"
+expect "sets: IPv6 alike" "2001:db8::7" "$(members chaostables-denied6)"
+echo 'mode: ipset' > "$CHAOS_BOUNCER.local"
+ipset create cs-ban hash:net
+ipset add cs-ban 203.0.113.0/24
+"$LOAD" refresh "$tmp/ok" 2> /dev/null || fail "sets: refresh, mode ipset"
+expect "sets: mode ipset: its ipset copied" "203.0.113.0/24" "$(members chaostables-denied)"
 ipset add chaostables-served 192.0.2.1,tcp:443
 "$LOAD" stop "$tmp/ok" 2> /dev/null || fail "sets: stop"
 expect "sets: stop takes them away" "" "$(ipset list -n | grep chaostables)"
@@ -147,4 +174,5 @@ expect "sets: stop takes them away" "" "$(ipset list -n | grep chaostables)"
 expect "sets: the ports served back after stop and start" "192.0.2.1,tcp:443" \
 	"$(members chaostables-served)"
 "$LOAD" stop "$tmp/ok" 2> /dev/null || fail "sets: stop again"
+expect "sets: stop leaves the bouncer's own set" "cs-ban" "$(ipset list -n)"
 finish

@@ -13,7 +13,9 @@
 #   gives up, exit 1, and says why;
 # - a default route that comes after the start (the unit starts before
 #   the network): its interface guarded within the refresh period
-#   (CHAOS_REFRESH, 1 s here; 10 s by default);
+#   (CHAOS_REFRESH, 1 s here; 10 s by default); so is a ban of the
+#   host's CrowdSec bouncer (its nftables set, made after the start)
+#   in chaostables-denied;
 # - chaostables-load stop ends it quietly (exit 0), nothing of ours left.
 set -e
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
@@ -63,6 +65,11 @@ loads() { grep -c 'loaded .*/rules.v4$' "$tmp/log" || true; }
 checked() { "$LOAD" check "$tmp/dir" > /dev/null 2>&1; }
 guarded() { ipset list chaostables-scope 2> /dev/null | grep -x '0\.0\.0\.0/0,.*' | xargs; }
 test_guarded() { [ "$(guarded)" = 0.0.0.0/0,wan0 ]; }
+denied() { ipset list chaostables-denied 2> /dev/null | sed '1,/^Members:/d' | xargs; }
+test_denied() { [ "$(denied)" = 192.0.2.7 ]; }
+# The host's CrowdSec bouncer's configuration: none until it is
+# installed, below.
+export CHAOS_BOUNCER=$tmp/bouncer.yaml
 # loaded N: more than N loads, and check content.
 loaded() { [ "$(loads)" -gt "$1" ] && checked; }
 loaded_or_ended() { loaded "$1" || ended; }
@@ -141,6 +148,17 @@ if busywait 10 test_guarded; then
 	pass "a default route after the start: its interface guarded ($(guarded))"
 else
 	fail "a default route after the start: its interface guarded within 10 s (got: '$(guarded)'; log: $(tail -n 2 "$tmp/log"))"
+fi
+# The host's CrowdSec bouncer starts after us: its bans copied within
+# the refresh period.
+echo 'mode: nftables' > "$CHAOS_BOUNCER"
+nft add table ip crowdsec
+nft add set ip crowdsec crowdsec-blacklists '{ type ipv4_addr; flags timeout; }'
+nft add element ip crowdsec crowdsec-blacklists '{ 192.0.2.7 timeout 1h }'
+if busywait 10 test_denied; then
+	pass "a ban of the host's CrowdSec bouncer after the start: in chaostables-denied"
+else
+	fail "a ban of the host's CrowdSec bouncer after the start: in chaostables-denied within 10 s (got: '$(denied)'; log: $(tail -n 2 "$tmp/log"))"
 fi
 "$LOAD" stop "$tmp/dir" 2> /dev/null
 if busywait 10 ended; then
