@@ -65,7 +65,12 @@
 #             7000 dropped; a tarpit decision (chaostables/portscan) of
 #             the scanner: in our set only, the scanner still reaches
 #             7000, and its SYN to the closed 807 gets the set's
-#             TARPIT's SYN/ACK (window 0).
+#             TARPIT's SYN/ACK (window 0). Refused: the banned
+#             client's SYN to the closed 808 gets no answer of ours
+#             (chaostables-load finds the host's bouncer's set from its
+#             configuration, CHAOS_BOUNCER here; the watcher's refresh
+#             copies it into chaostables-denied), only the bouncer's
+#             drop.
 #
 set -e
 source "$(dirname "$0")/../lib/lib.sh"
@@ -233,6 +238,14 @@ table ip sp {
 # nftables, its table, chain and set names, a filter chain on input
 # that drops the set's sources).
 CS_TABLE=crowdsec CS_CHAIN=crowdsec-chain CS_SET=crowdsec-blacklists
+# Its configuration, where chaostables-load reads the names: Debian's
+# file, with the mode in the postinst's .local.
+export CHAOS_BOUNCER=$CONF/crowdsec-firewall-bouncer.yaml
+# shellcheck disable=SC2016
+printf '%s\n' 'mode: ${BACKEND}' "blacklists_ipv4: $CS_SET" 'nftables:' '  ipv4:' \
+	'    enabled: true' '    set-only: false' "    table: $CS_TABLE" "    chain: $CS_CHAIN" \
+	> "$CHAOS_BOUNCER"
+echo 'mode: nftables' > "$CHAOS_BOUNCER.local"
 cs_chains() {
 	h nft -f - <<-EOF
 		table ip $CS_TABLE {
@@ -472,8 +485,18 @@ up_dhcp() {
 	mark dhcp answered "scanner's SYN to 806 answered" answered 806
 }
 
+# banned_dropped COLUMN PORT WHAT: the banned client's connect to PORT
+# gets no answer, and the host's bouncer's rule counts its drop.
+banned_dropped() {
+	local d0 d1
+	d0=$(cs_drops)
+	mark crowdsec "$1" "the banned client's connect to $3" dropped client "$HOST4" "$2"
+	d1=$(cs_drops)
+	mark crowdsec "$1" "$2: by the host's bouncer's rule ($d0 -> $d1 packets)" \
+		test "${d1:-0}" -gt "${d0:-0}"
+}
 up_crowdsec() {
-	local d0 d1 t0 t1 got
+	local t0 t1 got
 	mark crowdsec reached "client reaches 7000 before its ban" \
 		busywait 30 reaches client "$HOST4" 7000 7000
 	decide ban crowdsecurity/ssh-bf "$CLIENT4"
@@ -485,14 +508,12 @@ up_crowdsec() {
 		in_ban "$SCANNER4"
 	mark crowdsec reached "the tarpit decision not in the host's bouncer's $CS_SET" \
 		not in_cs_set "$SCANNER4"
-	d0=$(cs_drops)
-	mark crowdsec reached "the banned client's connect to the open 7000 dropped" \
-		dropped client "$HOST4" 7000
-	d1=$(cs_drops)
-	mark crowdsec reached "by the host's bouncer's rule ($d0 -> $d1 packets)" \
-		test "${d1:-0}" -gt "${d0:-0}"
+	banned_dropped reached 7000 "the open 7000: dropped"
 	mark crowdsec reached "the scanner, in $BAN, still reaches 7000" \
 		reaches scanner "$HOST4" 7000 7000
+	# What the watcher does within 10 s of a ban (CHAOS_REFRESH).
+	h "$SVC/chaostables-load" refresh "$CONF" 2>/dev/null || true
+	banned_dropped refused 808 "the closed 808: no answer of ours"
 	t0=$(ban_tarpits)
 	got=$(tcp_client scanner window "$HOST4" 807)
 	t1=$(ban_tarpits)
