@@ -19,20 +19,12 @@
 # env: CHAOS_SIZE
 set -e
 source "$(dirname "$0")/../lib/lib.sh"
-trap 'rc=$?; load_all; (exit $rc); cleanup' EXIT
+trap 'rc=$?; load_ours; (exit $rc); cleanup' EXIT
 
 require hping3 iptables-legacy iptables-nft
 CYCLES=$(size_pick 1 3 50)
 REPLACES=$(size_pick 5 10 100)
-MODDIR=${CHAOS_TOP:-$(dirname "$0")/../..}/build/${KVER:-$(uname -r)}/kernel
-[ -r "$MODDIR/xt_CHAOS.ko" ] || { skip "no modules in $MODDIR"; finish; }
-
-load_all() {
-	local m
-	for m in $OUR_MODULES; do
-		[ -d "/sys/module/$m" ] || insmod "$MODDIR/$m.ko" || true
-	done
-}
+[ -r "$OUR_MODDIR/xt_CHAOS.ko" ] || { skip "no modules in $OUR_MODDIR"; finish; }
 
 # refs_settled WHAT: no rule holds any module any more; polled.
 refs_settled() {
@@ -109,7 +101,7 @@ for m in $OUR_EXTENSIONS; do
 		fi
 		if out=$(rmmod "$m" 2>&1); then
 			fail "rmmod $m refused while an $ipt rule uses it (expected an error, got success)"
-			load_all
+			load_ours
 		elif [ -d "/sys/module/$m" ] && grep -q 'in use' <<< "$out"; then
 			pass "rmmod $m refused while an $ipt rule uses it"
 		else
@@ -120,7 +112,7 @@ for m in $OUR_EXTENSIONS; do
 done
 if out=$(rmmod nf_chaos_reply 2>&1); then
 	fail "rmmod nf_chaos_reply refused while the targets use it (expected an error, got success)"
-	load_all
+	load_ours
 else
 	pass "rmmod nf_chaos_reply refused while the targets use it"
 fi
@@ -137,7 +129,7 @@ if unload_ours; then
 else
 	fail "all modules unload once the rules are gone, under a flood (still loaded: $(loaded_ours))"
 fi
-load_all
+load_ours
 stop_flood
 for m in $OUR_MODULES; do
 	[ -d "/sys/module/$m" ] || fail "$m loaded again (expected insmod to succeed)"
@@ -225,7 +217,7 @@ refs_settled "rules replaced under a flood, then flushed"
 t0=$SECONDS
 for i in $(seq "$CYCLES"); do
 	unload_ours || break
-	load_all
+	load_ours
 	{
 		echo '*filter'
 		for m in $OUR_EXTENSIONS; do echo "-A INPUT $(rule_of $m)"; done
@@ -238,7 +230,7 @@ if [ "$i" = "$CYCLES" ] && unload_ours; then
 else
 	fail "$CYCLES unload/load cycles with rules (stopped in cycle $i)"
 fi
-load_all
+load_ours
 for m in $OUR_MODULES; do
 	module_loaded "$m"
 done

@@ -19,10 +19,9 @@ source "$(dirname "$0")/../lib/lib.sh"
 CG=/sys/fs/cgroup
 GROUP=$CG/chaostables-netns
 N=200
-MODDIR=${CHAOS_TOP:-$(dirname "$0")/../..}/build/${KVER:-$(uname -r)}/kernel
 memcg_cleanup() {
 	local rc=$?
-	load_all
+	load_ours
 	rmdir "$GROUP" 2>/dev/null || true
 	(exit $rc)
 	cleanup
@@ -30,19 +29,12 @@ memcg_cleanup() {
 trap memcg_cleanup EXIT
 
 require python3 iptables-legacy
-[ -r "$MODDIR/xt_DELUDE.ko" ] || { skip "no modules in $MODDIR"; finish; }
+[ -r "$OUR_MODDIR/xt_DELUDE.ko" ] || { skip "no modules in $OUR_MODDIR"; finish; }
 grep -q cgroup2 /proc/mounts || mount -t cgroup2 none $CG 2>/dev/null ||
 	{ skip "no cgroup2 (CONFIG_CGROUPS)"; finish; }
 grep -qw memory $CG/cgroup.controllers ||
 	{ skip "no memory controller (CONFIG_MEMCG)"; finish; }
 echo +memory > $CG/cgroup.subtree_control
-
-load_all() {
-	local m
-	for m in $OUR_MODULES; do
-		[ -d "/sys/module/$m" ] || insmod "$MODDIR/$m.ko" || true
-	done
-}
 
 # kmem: GROUP's kernel memory in bytes, once the per-CPU counters are all
 # in: memory.stat folds them in every 2 s (later in a loaded guest), so
@@ -82,7 +74,7 @@ netns_kmem() {
 
 unload_ours || { fail "our modules unloaded (expected rmmod to succeed, got: $(loaded_ours))"; finish; }
 without=$(netns_kmem)
-load_all
+load_ours
 [ "$(loaded_ours)" = "$OUR_MODULES" ] ||
 	{ fail "our modules loaded (expected $OUR_MODULES, got $(loaded_ours))"; finish; }
 with=$(netns_kmem)
