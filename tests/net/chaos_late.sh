@@ -12,23 +12,29 @@
 #     answer may have been lost);
 #   port C, try 1, with it: no answer (before B's answer was heard);
 #   port C, try 2: answered 1.3 to 1.5 s late (beyond the rung).
+# Then, IPv4 TCP, the source two rungs up: port D's retry answered 1.3 to
+# 1.5 s late (an other answer); 2 s after it port E's retry, and the last
+# rule deleted and the modules unloaded at once while E's answer waits:
+# nothing comes (the queue goes with the netns's last rule of ours).
 #
 #   scanner 10.0.1.2 fd00:1::2 --- router --- host 10.0.3.2 fd00:3::2
 #                                             INPUT: CHAOS
 set -e
 source "$(dirname "$0")/../lib/lib.sh"
 source "$(dirname "$0")/helpers/chaos_lib.inc"
-trap cleanup EXIT
+trap 'rc=$?; load_ours; (exit $rc); cleanup' EXIT
 
 require python3
 require_py scapy
+[ -r "$OUR_MODDIR/xt_CHAOS.ko" ] || { skip "no modules in $OUR_MODDIR"; finish; }
 setup_topology
 
 # Each answer counts, not the kernel's ICMP rate limit.
 ns host sysctl -qw net.ipv4.icmp_ratelimit=0 net.ipv6.icmp.ratelimit=0
 ns host $IP6T -A INPUT -p ipv6-icmp -j ACCEPT
-ns host $IPT -A INPUT -j CHAOS --reject-prob 1 --rate 1000/sec --burst 1000
-ns host $IP6T -A INPUT -j CHAOS --reject-prob 1 --rate 1000/sec --burst 1000
+RULE=(INPUT -j CHAOS --reject-prob 1 --rate 1000/sec --burst 1000)
+ns host $IPT -A "${RULE[@]}"
+ns host $IP6T -A "${RULE[@]}"
 
 # probes FAMILY PROTO DST BASE: the sequence above, at set times, from
 # source ports BASE + 2 * try; one line per probe: "PORT TRY DELAY",
@@ -121,4 +127,60 @@ for fam in 6 4; do
 	done
 done
 
+# gone BASE DELETE UNLOAD: from scanner, at the v4 TCP source's state the last
+# sequence left (two rungs up, its latest answer over 2 s ago), port D's
+# try 0 and 1 back to back, then port E's as soon as D's answer is 2 s
+# old, with the shell command DELETE right after them, then UNLOAD.
+# Prints D's delay, how long after E's probes DELETE had ended, E's delay
+# ("-" for none within 3 s of them).
+gone() {
+	ns scanner python3 - "$HOST4" "$@" <<'PY'
+import subprocess, sys, time
+from scapy.all import IP, TCP, AsyncSniffer, send, conf
+dst, base, delete, unload = sys.argv[1], int(sys.argv[2]), *sys.argv[3:]
+conf.verb = 0
+rst = {}
+def heard(p):
+    rst.setdefault(p[TCP].sport, p.time)
+sn = AsyncSniffer(lfilter=lambda p: p.haslayer(TCP) and p[TCP].flags.R,
+                  prn=heard)
+sn.start()
+time.sleep(0.5)
+def probe(port):
+    sent = time.time()
+    send([IP(dst=dst) / TCP(sport=base + 2 * t, dport=port, flags="S",
+                            seq=1000) for t in (0, 1)])
+    return sent
+def answered(port, sent):
+    while port not in rst and time.time() < sent + 3:
+        time.sleep(0.05)
+    return rst[port] - sent if port in rst else None
+sent = probe(2005)
+d = answered(2005, sent)
+print("-" if d is None else "%.2f" % d)
+if d is not None:
+    time.sleep(max(0, sent + d + 2.1 - time.time()))
+sent = probe(2006)
+subprocess.run(delete, shell=True, check=True)
+print("%.2f" % (time.time() - sent))
+subprocess.run(unload, shell=True, check=True)
+e = answered(2006, sent)
+sn.stop()
+print("-" if e is None else "%.2f" % e)
+PY
+}
+
+ns host $IP6T -D "${RULE[@]}"
+out=$(gone "$base" "ip netns exec host $IPT -D ${RULE[*]}" \
+	"rmmod xt_CHAOS xt_TARPIT xt_DELUDE nf_chaos_reply")
+echo "$out" | sed "s/^/v4 tcp, deleted: /"
+check_late "v4 tcp other retry two rungs up" "$(sed -n 1p <<< "$out")" 1.29 3
+took=$(sed -n 2p <<< "$out")
+if awk -v t="$took" 'BEGIN { exit !(t < 1.29) }'; then
+	pass "rule deleted ${took}s after the retry"
+else
+	fail "rule deleted before the answer was due (expected within 1.29 s of the retry, took ${took}s)"
+fi
+check_none "v4 tcp retry whose answer waited when the rule went" "$(sed -n 3p <<< "$out")"
+load_ours
 finish
