@@ -47,10 +47,19 @@ for d in "${docs[@]}"; do
 	fi
 done
 
-# fresh: $NS anew, lo up. The old one's rules, chains and sets go with
-# it (the namespace's exit frees them; modules unload once it ran).
+# fresh RECENT: $NS anew, lo up. The old one's rules, chains and sets go
+# with it (the namespace's exit frees them; modules unload once it ran).
+# del_netns looks into the old one for xt_recent tables to flush (most of
+# a second in a TCG guest) only if its example named "recent" (RECENT:
+# the new one's does), or if an earlier run may have left it (at first).
+OLD_RECENT=1
 fresh() {
-	del_netns $NS
+	if [ -n "$OLD_RECENT" ]; then
+		del_netns $NS
+	else
+		ip netns del $NS 2>/dev/null || true
+	fi
+	OLD_RECENT=$1
 	ip netns add $NS
 	ip -n $NS link set lo up
 }
@@ -146,9 +155,12 @@ load() {
 
 while IFS=$'\t' read -r id kind flag name; do
 	[ -z "${PAIRED[$id]:-}" ] || continue
+	recent=
+	! cat "$EX/$id"* ${WITH[$id]:+"$EX/${WITH[$id]}"*} | grep -q recent ||
+		recent=1
 	for v in legacy nft; do
 		what="$name ($v)"
-		fresh
+		fresh "$recent"
 		case $kind in
 		cmds)
 			# The lines in one namespace entry; the first that
