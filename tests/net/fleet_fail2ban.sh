@@ -51,9 +51,9 @@
 set -e
 source "$(dirname "$0")/../lib/lib.sh"
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-BANTIME=60
+BANTIME=40
 BAN_SECS=90
-FLEET_TIMEOUT=15
+FLEET_TIMEOUT=8
 PEER4=203.0.113.9 PEER6=2001:db8:ffff::9
 F2B=$(mktemp -d)
 EX=$F2B/examples
