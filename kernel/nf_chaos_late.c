@@ -141,7 +141,7 @@ bool nf_chaos_answer_late(struct net *net, struct sk_buff *oldskb,
 
 	if (!live)
 		return false;
-	if (!delay || !skb_dst(oldskb) || nf_chaos_late_bridged(oldskb)) {
+	if (!skb_dst(oldskb) || nf_chaos_late_bridged(oldskb)) {
 		nf_chaos_answer_now(net, oldskb, hook, family, answer, by);
 		return true;
 	}

@@ -71,8 +71,9 @@ bool nf_chaos_tcp_answer(struct net *net, struct sk_buff *oldskb,
 
 /*
  * Answer @oldskb as nf_chaos_tcp_answer() would, or with an ICMP error, in
- * @delay jiffies: a copy of it waits in its netns's queue of late answers
- * (nf_chaos_late.c). A bridged @oldskb, or a @delay of 0, is answered now.
+ * @delay jiffies (not 0): a copy of it waits in its netns's queue of late
+ * answers (nf_chaos_late.c). A bridged @oldskb, or one without a route, is
+ * answered now.
  * Returns false, and counts it, if the queue had no room. Under RCU.
  */
 bool nf_chaos_answer_late(struct net *net, struct sk_buff *oldskb,
